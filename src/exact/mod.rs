@@ -1,0 +1,1 @@
+//! Exact arithmetic: rationals, binomial and multinomial weights, dataset enumeration.

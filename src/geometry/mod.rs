@@ -1,0 +1,1 @@
+//! Norms and domains.

@@ -1,0 +1,1 @@
+//! Vectors and small dense matrices with a fixed summation order.

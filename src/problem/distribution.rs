@@ -1,0 +1,1 @@
+//! Finite-support distributions and exact expectations over datasets.

@@ -1,0 +1,4 @@
+//! Problems: datasets, distributions, saddle functions and operators.
+pub mod dataset;
+pub mod distribution;
+pub use dataset::Dataset;

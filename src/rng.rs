@@ -1,0 +1,1 @@
+//! Reference randomness (DESIGN "Randomness").
