@@ -45,6 +45,9 @@ pub fn invalid(field: impl fmt::Display, msg: impl fmt::Display) -> Error {
 pub fn require_finite(field: &str, v: &[f64]) -> Result<()> {
     match v.iter().position(|x| !x.is_finite()) {
         None => Ok(()),
-        Some(i) => Err(invalid(format!("{field}[{i}]"), format!("must be finite, got {}", v[i]))),
+        Some(i) => Err(invalid(
+            format!("{field}[{i}]"),
+            format!("must be finite, got {}", v[i]),
+        )),
     }
 }

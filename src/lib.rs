@@ -1,11 +1,50 @@
-//! dpsaddle: skeleton (crate map filled in as modules land).
+//! # dpsaddle
+//!
+//! A reference implementation and correctness oracle for differentially private algorithms for
+//! stochastic saddle-point problems (SSP) and stochastic variational inequalities (SVI), from five
+//! papers (keys as in the README): BGM23, KLLW22, BGM24, ZTOH22, BG23.
+//!
+//! ## Crate map
+//!
+//! | module | what it holds | paper items |
+//! |---|---|---|
+//! | [`linalg`] | vectors with a fixed summation order; small dense matrices | — |
+//! | [`geometry`] | norms, domains (ball, box, simplex, ℓp ball, product), projections, LMOs | BGM24 setups |
+//! | [`rng`] | the reference randomness: ChaCha20 streams by label, sampling and replay | DESIGN "Randomness" |
+//! | [`exact`] | rationals, binomial / multinomial weights, dataset enumeration | — |
+//! | [`problem`] | `SaddleFn`, `MonotoneOp`, datasets, finite distributions, regularizers, families | BGM23 §2, eq. (4) |
+//! | [`oracle`] | counted gradient / operator evaluations | BGM23 L100 |
+//! | [`gap`] | gap function, strong / weak / empirical gap, primal risk | BGM23 eqs. (2)–(3), L92–L98 |
+//! | [`solve`] | certified saddle-point solvers | BGM23 Lemma 3 (certificate → distance) |
+//! | [`stability`] | empirical uniform argument stability, sensitivity, output variance | BGM23 Def 1, Lemma 2 |
+//! | [`privacy`] | DpEvent ledger, calibration | BGM23 Thm 8 (ledger) |
+//! | [`algorithms`] | one file per algorithm | BGM23 eq. (4) |
+//! | [`claims`] | the registry: one claim per paper item, with negative controls | all |
+//! | [`fixtures`] | JSON test vectors: generation and checking | — |
+//! | [`report`] | the `verify` report | — |
+//!
+//! The claims registry ([`claims::registry`]) is the authoritative list of which paper item is
+//! checked where: `dpsaddle claims` prints it.
+//!
+//! **The reference randomness is for reference and testing, not for releasing private data**:
+//! floating-point Gaussian samplers are attackable (see [`rng`]).
 #![forbid(unsafe_code)]
 
+pub mod algorithms;
+pub mod claims;
+pub mod config;
 pub mod error;
 pub mod exact;
+pub mod fixtures;
+pub mod gap;
 pub mod geometry;
 pub mod linalg;
+pub mod oracle;
+pub mod privacy;
 pub mod problem;
+pub mod report;
 pub mod rng;
+pub mod solve;
+pub mod stability;
 
 pub use error::{Error, Result};

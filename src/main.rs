@@ -1,1 +1,292 @@
-fn main(){}
+//! The `dpsaddle` command line: a thin layer over the library (DESIGN "CLI").
+//! Exit codes: 0 success, 1 a check failed or a fixture mismatched, 2 bad input.
+
+use clap::{Parser, Subcommand};
+use dpsaddle::claims::{self, Budget};
+use dpsaddle::report::{self, Row};
+use dpsaddle::{config, fixtures, Error};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(
+    name = "dpsaddle",
+    version,
+    about = "Reference implementation and correctness oracle for DP saddle-point / VI algorithms"
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Run the claims' checks, print the ledger and write the report.
+    Verify {
+        /// quick (seconds) or full (minutes).
+        #[arg(long, value_enum, default_value = "quick")]
+        budget: Budget,
+        /// Only this paper's claims (BGM23, KLLW22, BGM24, ZTOH22, BG23).
+        #[arg(long)]
+        paper: Option<String>,
+        /// Only this claim.
+        #[arg(long)]
+        claim: Option<String>,
+        /// Directory for report.json and report.md.
+        #[arg(long, default_value = "verify-out")]
+        out: PathBuf,
+        /// Print the report as JSON on stdout instead of the table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List every claim with its kind.
+    Claims {
+        /// Only this paper's claims.
+        #[arg(long)]
+        paper: Option<String>,
+        /// JSON array on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run one algorithm on one instance described by a JSON config.
+    Run {
+        /// regularized_saddle_point | output_perturbation
+        algorithm: String,
+        /// The JSON config (see fixtures/configs/).
+        #[arg(long)]
+        config: PathBuf,
+        /// Master seed (overrides the config's).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// JSON on stdout (the default is a short human summary).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Generate or check JSON fixtures.
+    Fixtures {
+        #[command(subcommand)]
+        cmd: FixCmd,
+    },
+}
+
+#[derive(Subcommand)]
+enum FixCmd {
+    /// Rewrite every fixture under DIR (byte-identical on a rerun).
+    Generate {
+        /// The fixtures directory.
+        #[arg(long, default_value = "fixtures")]
+        dir: PathBuf,
+    },
+    /// Recompute every test of each FILE and report per tcId.
+    Check {
+        /// Fixture files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+}
+
+fn bad(e: Error) -> ExitCode {
+    eprintln!("error: {e}");
+    ExitCode::from(2)
+}
+
+fn paper_matches(filter: &Option<String>, paper: &str) -> bool {
+    filter
+        .as_ref()
+        .is_none_or(|p| p.eq_ignore_ascii_case(paper))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.cmd {
+        Cmd::Claims { paper, json } => {
+            let list: Vec<_> = claims::registry()
+                .into_iter()
+                .filter(|c| paper_matches(&paper, c.paper))
+                .collect();
+            if json {
+                let v: Vec<_> = list
+                    .iter()
+                    .map(|c| {
+                        serde_json::json!({
+                            "id": c.id, "paper": c.paper, "item": c.item, "kind": c.kind.label(),
+                            "statement": c.statement, "code": c.code,
+                            "not_checkable_reason": match &c.kind { claims::Kind::NotCheckable(r) => Some(r.clone()), _ => None },
+                        })
+                    })
+                    .collect();
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&v).expect("serializable")
+                );
+            } else {
+                for c in &list {
+                    println!(
+                        "{:<28} {:<6} {:<24} {:<11} {}",
+                        c.id,
+                        c.paper,
+                        c.item,
+                        c.kind.label(),
+                        c.statement
+                    );
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Cmd::Verify {
+            budget,
+            paper,
+            claim,
+            out,
+            json,
+        } => {
+            let list: Vec<_> = claims::registry()
+                .into_iter()
+                .filter(|c| {
+                    paper_matches(&paper, c.paper) && claim.as_ref().is_none_or(|id| id == c.id)
+                })
+                .collect();
+            if list.is_empty() {
+                return bad(dpsaddle::error::invalid(
+                    "claim",
+                    "no claim matches the filters",
+                ));
+            }
+            let bar = if std::io::stderr().is_terminal() {
+                let b = indicatif::ProgressBar::new(list.len() as u64);
+                b.set_style(
+                    indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}")
+                        .expect("valid template"),
+                );
+                Some(b)
+            } else {
+                None
+            };
+            let mut rows = Vec::new();
+            for c in &list {
+                if let Some(b) = &bar {
+                    b.set_message(c.id);
+                }
+                let t = Instant::now();
+                let ev = (c.check)(budget);
+                rows.push(Row::new(c, &ev, t.elapsed().as_secs_f64()));
+                if let Some(b) = &bar {
+                    b.inc(1);
+                }
+            }
+            if let Some(b) = bar {
+                b.finish_and_clear();
+            }
+            let budget_name = format!("{budget:?}").to_lowercase();
+            if let Err(e) = report::write(&out, &rows, &budget_name) {
+                return bad(e);
+            }
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&rows).expect("serializable")
+                );
+            } else {
+                print!("{}", report::summary(&rows));
+                println!(
+                    "{} of {} claims pass; report in {}",
+                    rows.iter().filter(|r| r.pass).count(),
+                    rows.len(),
+                    out.display()
+                );
+            }
+            if rows.iter().all(|r| r.pass) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
+        }
+        Cmd::Run {
+            algorithm,
+            config: path,
+            seed,
+            json,
+        } => {
+            let text = match std::fs::read_to_string(&path) {
+                Ok(t) => t,
+                Err(e) => {
+                    return bad(Error::Io {
+                        path: path.display().to_string(),
+                        source: e,
+                    })
+                }
+            };
+            let cfg = match config::parse(&text, &path.display().to_string()) {
+                Ok(c) => c,
+                Err(e) => return bad(e),
+            };
+            match config::run(&algorithm, &cfg, seed) {
+                Ok(v) => {
+                    if json {
+                        println!(
+                            "{}",
+                            serde_json::to_string_pretty(&v).expect("serializable")
+                        );
+                    } else {
+                        println!("algorithm      {}", v["name"]);
+                        println!("problem        {}", v["problem"]);
+                        println!("n, seed        {}, {}", v["n"], v["seed"]);
+                        println!("w              {}", v["w"]);
+                        println!("θ              {}", v["theta"]);
+                        println!("empirical gap  {}", v["empirical_gap"]);
+                        println!("population gap {}", v["population_gap"]);
+                        println!("grad evals     {}", v["grad_evals"]);
+                        println!("ledger         {}", v["ledger"]);
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => bad(e),
+            }
+        }
+        Cmd::Fixtures {
+            cmd: FixCmd::Generate { dir },
+        } => match fixtures::generate(&dir) {
+            Ok(paths) => {
+                for p in paths {
+                    println!("wrote {}", p.display());
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => bad(e),
+        },
+        Cmd::Fixtures {
+            cmd: FixCmd::Check { files },
+        } => {
+            let mut failed = 0usize;
+            let mut total = 0usize;
+            for f in &files {
+                match fixtures::check_file(f) {
+                    Ok(vs) => {
+                        for v in vs {
+                            total += 1;
+                            if !v.ok {
+                                failed += 1;
+                            }
+                            println!(
+                                "{} tcId {}: {} {}",
+                                f.display(),
+                                v.tc_id,
+                                if v.ok { "ok" } else { "FAIL" },
+                                v.message
+                            );
+                        }
+                    }
+                    Err(e) => return bad(e),
+                }
+            }
+            println!("{} passed, {} failed", total - failed, failed);
+            if failed == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
+        }
+    }
+}

@@ -22,7 +22,10 @@ impl Dataset {
             if x.len() != k {
                 return Err(invalid(
                     format!("data[{i}]"),
-                    format!("has length {}, expected {k} (the length of data[0])", x.len()),
+                    format!(
+                        "has length {}, expected {k} (the length of data[0])",
+                        x.len()
+                    ),
                 ));
             }
             crate::error::require_finite(&format!("data[{i}]"), x)?;
@@ -48,7 +51,10 @@ impl Dataset {
     /// The neighbour S′ = S with x_i replaced by `x_new` (replace-one adjacency, BGM23 L120).
     pub fn replace_one(&self, i: usize, x_new: &[f64]) -> Result<Dataset> {
         if i >= self.len() {
-            return Err(invalid("index", format!("{i} is out of range for n = {}", self.len())));
+            return Err(invalid(
+                "index",
+                format!("{i} is out of range for n = {}", self.len()),
+            ));
         }
         if x_new.len() != self.point_dim() {
             return Err(invalid(

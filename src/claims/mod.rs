@@ -1,0 +1,258 @@
+//! The claims registry (DESIGN "Core abstractions" and "What a check must be").
+//!
+//! One [`Claim`] per numbered paper item (or per definition-level fact the core relies on). Each
+//! check returns [`Evidence`]: how many instances were checked, the worst ratio measured/bound,
+//! whether it passed, and a negative control: a deliberately wrong variant run through the *same*
+//! comparison, which must be rejected. Tests, `dpsaddle verify`, `dpsaddle claims` and the crate
+//! map are all driven by [`registry`], so nothing is listed twice.
+
+pub mod bgm23;
+pub mod core;
+pub mod instances;
+
+use crate::error::Result;
+use serde::{Deserialize, Serialize};
+
+/// How a claim is checked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// A deterministic identity or inequality, in closed form, exact rationals, or to a certified
+    /// solver tolerance.
+    Exact,
+    /// An expectation over datasets computed exactly by enumerating a finite support.
+    Enumerated,
+    /// A seeded Monte Carlo estimate with a one-sided 99.9% confidence bound.
+    MonteCarlo,
+    /// A privacy calibration or accounting value.
+    Calibration,
+    /// A paper statement shown wrong (literal variant fails, corrected variant holds).
+    Erratum,
+    /// Not checkable numerically; the reason is given.
+    NotCheckable(String),
+}
+
+impl Kind {
+    /// The kind's short name.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Kind::Exact => "exact",
+            Kind::Enumerated => "enumerated",
+            Kind::MonteCarlo => "monte_carlo",
+            Kind::Calibration => "calibration",
+            Kind::Erratum => "erratum",
+            Kind::NotCheckable(_) => "not_checkable",
+        }
+    }
+}
+
+/// How much work a check may do: `Quick` for `cargo test` and the default `verify`, `Full` for
+/// `verify --budget full`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum Budget {
+    /// Seconds.
+    Quick,
+    /// Minutes.
+    Full,
+}
+
+/// One paper item and its check.
+pub struct Claim {
+    /// Stable id, e.g. "bgm23.lemma2".
+    pub id: &'static str,
+    /// Paper key (BGM23, KLLW22, BGM24, ZTOH22, BG23).
+    pub paper: &'static str,
+    /// The paper's own item name, e.g. "Lemma 2" or "eqs. (2)–(3)".
+    pub item: &'static str,
+    /// The statement, in the project's words.
+    pub statement: &'static str,
+    /// How it is checked.
+    pub kind: Kind,
+    /// Where the code that implements the item lives.
+    pub code: &'static str,
+    /// The check.
+    pub check: fn(Budget) -> Result<Evidence>,
+}
+
+/// Accumulates measured-vs-bound comparisons: passes when every measured ≤ bound + tolerance.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BoundCheck {
+    /// Instances observed.
+    pub instances: usize,
+    /// max measured/bound over instances with bound > 0 (None if there were none).
+    pub worst_ratio: Option<f64>,
+    /// The label of the worst instance.
+    pub worst_at: String,
+    /// Instances that violated the bound.
+    pub violations: usize,
+    /// The first violation, described.
+    pub first_violation: Option<String>,
+    /// Relative tolerance.
+    pub rel_tol: f64,
+    /// Absolute tolerance.
+    pub abs_tol: f64,
+}
+
+impl BoundCheck {
+    /// A check allowing measured ≤ bound·(1 + rel_tol) + abs_tol. Exact checks use zeros.
+    pub fn new(rel_tol: f64, abs_tol: f64) -> Self {
+        BoundCheck {
+            instances: 0,
+            worst_ratio: None,
+            worst_at: String::new(),
+            violations: 0,
+            first_violation: None,
+            rel_tol,
+            abs_tol,
+        }
+    }
+
+    /// Record one instance.
+    pub fn observe(&mut self, measured: f64, bound: f64, label: impl Into<String>) {
+        self.instances += 1;
+        let label = label.into();
+        if bound > 0.0 {
+            let r = measured / bound;
+            if self.worst_ratio.is_none_or(|w| r > w) {
+                self.worst_ratio = Some(r);
+                self.worst_at = label.clone();
+            }
+        }
+        let ok = measured <= bound * (1.0 + self.rel_tol) + self.abs_tol;
+        if !ok || measured.is_nan() || bound.is_nan() {
+            self.violations += 1;
+            if self.first_violation.is_none() {
+                self.first_violation =
+                    Some(format!("{label}: measured {measured:e} > bound {bound:e}"));
+            }
+        }
+    }
+
+    /// Record an exact comparison decided elsewhere (e.g. in rationals), with its float ratio.
+    pub fn observe_exact(&mut self, holds: bool, ratio: Option<f64>, label: impl Into<String>) {
+        self.instances += 1;
+        let label = label.into();
+        if let Some(r) = ratio {
+            if self.worst_ratio.is_none_or(|w| r > w) {
+                self.worst_ratio = Some(r);
+                self.worst_at = label.clone();
+            }
+        }
+        if !holds {
+            self.violations += 1;
+            if self.first_violation.is_none() {
+                self.first_violation =
+                    Some(format!("{label}: exact comparison fails (ratio {ratio:?})"));
+            }
+        }
+    }
+
+    /// Whether every instance passed (and at least one was observed).
+    pub fn pass(&self) -> bool {
+        self.instances > 0 && self.violations == 0
+    }
+}
+
+/// The negative control's outcome.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NegativeControl {
+    /// The deliberately wrong variant.
+    pub variant: String,
+    /// True when the same check rejected it (what we want).
+    pub rejected: bool,
+    /// Its worst measured/bound ratio.
+    pub worst_ratio: Option<f64>,
+    /// Instances it was run on.
+    pub instances: usize,
+}
+
+/// What a check found.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Evidence {
+    /// Instances checked.
+    pub instances: usize,
+    /// Worst measured/bound.
+    pub worst_ratio: Option<f64>,
+    /// Where it was attained.
+    pub worst_at: String,
+    /// Whether the claim held everywhere.
+    pub pass: bool,
+    /// On the claim's tight instance, measured/bound (asserted close to 1 where the paper's bound
+    /// is tight).
+    pub tight_ratio: Option<f64>,
+    /// The negative control, where one is possible.
+    pub negative_control: Option<NegativeControl>,
+    /// Human-readable details: instances, sizes, first violation.
+    pub details: Vec<String>,
+}
+
+impl Evidence {
+    /// Evidence from the main check and an optional negative control run through a check of the
+    /// same shape.
+    pub fn from_checks(main: &BoundCheck, control: Option<(&str, &BoundCheck)>) -> Evidence {
+        let mut details = Vec::new();
+        if let Some(v) = &main.first_violation {
+            details.push(format!("violation: {v}"));
+        }
+        Evidence {
+            instances: main.instances,
+            worst_ratio: main.worst_ratio,
+            worst_at: main.worst_at.clone(),
+            pass: main.pass(),
+            tight_ratio: None,
+            negative_control: control.map(|(variant, c)| NegativeControl {
+                variant: variant.to_string(),
+                rejected: !c.pass(),
+                worst_ratio: c.worst_ratio,
+                instances: c.instances,
+            }),
+            details,
+        }
+    }
+
+    /// Attach the tight-instance ratio; the check fails unless |ratio − 1| ≤ tol.
+    pub fn with_tight(mut self, ratio: f64, tol: f64) -> Evidence {
+        self.tight_ratio = Some(ratio);
+        let within = (ratio - 1.0).abs() <= tol;
+        if !within {
+            self.pass = false;
+            self.details.push(format!(
+                "tight instance ratio {ratio} is not within {tol} of 1"
+            ));
+        }
+        self
+    }
+
+    /// Add a detail line.
+    pub fn note(mut self, s: impl Into<String>) -> Evidence {
+        self.details.push(s.into());
+        self
+    }
+
+    /// "rejected", "accepted" or "none".
+    pub fn control_status(&self) -> &'static str {
+        match &self.negative_control {
+            None => "none",
+            Some(c) if c.rejected => "rejected",
+            Some(_) => "accepted",
+        }
+    }
+
+    /// Passed, with its negative control (if any) rejected.
+    pub fn ok(&self) -> bool {
+        self.pass && self.control_status() != "accepted"
+    }
+}
+
+/// Every claim, in a fixed order (paper, then item).
+pub fn registry() -> Vec<Claim> {
+    let mut v = core::claims();
+    v.extend(bgm23::claims());
+    v
+}
+
+/// Look up one claim by id.
+pub fn find(id: &str) -> Option<Claim> {
+    registry().into_iter().find(|c| c.id == id)
+}

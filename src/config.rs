@@ -1,0 +1,254 @@
+//! `dpsaddle run` configurations: one algorithm on one instance (DESIGN "CLI").
+//!
+//! ```json
+//! {
+//!   "problem": {"family": "quad_bilinear", "domain_w": {...}, "domain_theta": {...}},
+//!   "data": {"points": [[0.6, 0.8], ...]}            // or
+//!   "data": {"distribution": {"atoms": [...], "probs": [...]}, "n": 100},
+//!   "params": {"lambda": 0.5, "epsilon": 1.0, "delta": 1e-5},
+//!   "seed": 7
+//! }
+//! ```
+//! Unknown fields anywhere are rejected with the field named. A dataset drawn from a
+//! distribution uses the stream labelled "data/sample" of the run's seed.
+
+use crate::algorithms::{Algorithm, OutputPerturbation, RegularizedSaddlePoint};
+use crate::error::{invalid, Error, Result};
+use crate::gap::gap_function;
+use crate::problem::{Dataset, FiniteDist, Objective, ProblemSpec, SaddleFn};
+use crate::rng::{NoiseSource, Stream};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+/// Where the data come from.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(untagged, deny_unknown_fields)]
+pub enum DataSpec {
+    /// An explicit dataset.
+    Points {
+        /// x_1, …, x_n.
+        points: Vec<Vec<f64>>,
+    },
+    /// n i.i.d. draws from a finite-support distribution (whose population gap is then exact).
+    Distribution {
+        /// D.
+        distribution: DistSpec,
+        /// n.
+        n: usize,
+    },
+}
+
+/// A finite-support distribution in a config.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DistSpec {
+    /// Atoms.
+    pub atoms: Vec<Vec<f64>>,
+    /// Probabilities.
+    pub probs: Vec<f64>,
+}
+
+/// A run configuration.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunConfig {
+    /// The problem instance.
+    pub problem: ProblemSpec,
+    /// The data.
+    pub data: DataSpec,
+    /// Algorithm parameters (validated by the algorithm named on the command line).
+    #[serde(default)]
+    pub params: Value,
+    /// Master seed (the command line's --seed overrides it).
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RegParams {
+    lambda: f64,
+    #[serde(default)]
+    anchor_w: Option<Vec<f64>>,
+    #[serde(default)]
+    anchor_theta: Option<Vec<f64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OpParams {
+    lambda: f64,
+    epsilon: f64,
+    delta: f64,
+    #[serde(default)]
+    lipschitz: Option<f64>,
+    #[serde(default)]
+    anchor_w: Option<Vec<f64>>,
+    #[serde(default)]
+    anchor_theta: Option<Vec<f64>>,
+}
+
+/// The algorithms `dpsaddle run` knows.
+pub const ALGORITHMS: &[&str] = &["regularized_saddle_point", "output_perturbation"];
+
+/// Locate the JSON key nearest before byte `offset` of `text` (to name the field of a parse error).
+fn key_before(text: &str, line: usize, column: usize) -> Option<String> {
+    let offset: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(|l| l.len())
+        .sum::<usize>()
+        + column;
+    let mut cut = offset.min(text.len());
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let head = &text[..cut];
+    let colon = head.rfind(':')?;
+    let before = head[..colon].trim_end();
+    let end = before.strip_suffix('"')?;
+    let start = end.rfind('"')?;
+    Some(end[start + 1..].to_string())
+}
+
+/// Parse a configuration, naming the offending field on error.
+pub fn parse(text: &str, path: &str) -> Result<RunConfig> {
+    serde_json::from_str(text).map_err(|e| {
+        let near = key_before(text, e.line(), e.column())
+            .map_or(String::new(), |k| format!(" (at field `{k}`)"));
+        Error::Json {
+            path: path.to_string(),
+            msg: format!("{e}{near}"),
+        }
+    })
+}
+
+fn params<T: serde::de::DeserializeOwned>(v: &Value) -> Result<T> {
+    serde_json::from_value(v.clone()).map_err(|e| invalid("params", e.to_string()))
+}
+
+fn finite(name: &str, x: f64) -> Result<f64> {
+    if x.is_finite() {
+        Ok(x)
+    } else {
+        Err(invalid(name, format!("must be finite, got {x}")))
+    }
+}
+
+/// Run `algorithm` on the configuration; returns the JSON result.
+pub fn run(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> Result<Value> {
+    let f = cfg.problem.build()?;
+    let seed = seed_override.or(cfg.seed).unwrap_or(0);
+    let (s, dist) = match &cfg.data {
+        DataSpec::Points { points } => (Dataset::new(points.clone())?, None),
+        DataSpec::Distribution { distribution, n } => {
+            let d = FiniteDist::new(distribution.atoms.clone(), distribution.probs.clone())
+                .map_err(|e| crate::problem::spec::rename(e, "data.distribution"))?;
+            if *n == 0 {
+                return Err(invalid("data.n", "must be ≥ 1"));
+            }
+            let mut st = Stream::new(seed, "data/sample");
+            let u: Vec<f64> = (0..*n).map(|_| st.uniform()).collect();
+            let idx = d.sample_indices(&u)?;
+            let s = d.dataset_from_sequence(&idx)?;
+            (s, Some(d))
+        }
+    };
+    if s.point_dim() != f.point_dim() {
+        return Err(invalid(
+            "data",
+            format!(
+                "points have length {}, the problem expects {}",
+                s.point_dim(),
+                f.point_dim()
+            ),
+        ));
+    }
+    let support: Vec<Vec<f64>> = dist
+        .as_ref()
+        .map_or_else(|| s.points.clone(), |d| d.atoms.clone());
+    let anchors = |aw: &Option<Vec<f64>>, at: &Option<Vec<f64>>| {
+        (
+            aw.clone().unwrap_or_else(|| f.domain_w().center()),
+            at.clone().unwrap_or_else(|| f.domain_theta().center()),
+        )
+    };
+    let alg: Box<dyn Algorithm> = match algorithm {
+        "regularized_saddle_point" => {
+            let p: RegParams = params(&cfg.params)?;
+            let (anchor_w, anchor_theta) = anchors(&p.anchor_w, &p.anchor_theta);
+            let a = RegularizedSaddlePoint {
+                lambda: finite("params.lambda", p.lambda)?,
+                anchor_w,
+                anchor_theta,
+            };
+            a.validate(f.as_ref())?;
+            Box::new(a)
+        }
+        "output_perturbation" => {
+            let p: OpParams = params(&cfg.params)?;
+            crate::privacy::validate_eps_delta(p.epsilon, p.delta)?;
+            let (anchor_w, anchor_theta) = anchors(&p.anchor_w, &p.anchor_theta);
+            let base = RegularizedSaddlePoint {
+                lambda: finite("params.lambda", p.lambda)?,
+                anchor_w,
+                anchor_theta,
+            };
+            base.validate(f.as_ref())?;
+            let lipschitz = match p.lipschitz {
+                Some(l) if l.is_finite() && l > 0.0 => l,
+                Some(l) => {
+                    return Err(invalid(
+                        "params.lipschitz",
+                        format!("must be finite and > 0, got {l}"),
+                    ))
+                }
+                None => f.constants(&support).lipschitz,
+            };
+            Box::new(OutputPerturbation {
+                base,
+                epsilon: p.epsilon,
+                delta: p.delta,
+                lipschitz,
+            })
+        }
+        other => {
+            return Err(invalid(
+                "algorithm",
+                format!(
+                    "unknown algorithm `{other}`; known: {}",
+                    ALGORITHMS.join(", ")
+                ),
+            ))
+        }
+    };
+    let mut noise = NoiseSource::recording(seed);
+    let out = alg.run(f.as_ref(), &s, &mut noise)?;
+    let emp = gap_function(f.as_ref(), &Objective::empirical(&s), &out.w, &out.theta)?;
+    let pop = match &dist {
+        Some(d) => {
+            Some(gap_function(f.as_ref(), &Objective::population(d), &out.w, &out.theta)?.gap)
+        }
+        None => None,
+    };
+    Ok(json!({
+        "algorithm": algorithm,
+        "name": alg.name(),
+        "problem": f.name(),
+        "seed": seed,
+        "n": s.len(),
+        "w": out.w,
+        "theta": out.theta,
+        "empirical_gap": emp.gap,
+        "population_gap": pop,
+        "grad_evals": out.grad_evals,
+        "ledger": out.ledger,
+        "noise_tape": noise.tape(),
+        "info": out.info,
+    }))
+}
+
+/// Evaluate a family's constants on a support (used by the CLI's `run` output).
+pub fn lipschitz_of(f: &dyn SaddleFn, support: &[Vec<f64>]) -> f64 {
+    f.constants(support).lipschitz
+}

@@ -1,0 +1,110 @@
+//! Counted access to gradients and operator values (DESIGN "Numerics": every evaluation of a
+//! gradient / operator goes through here, so gradient-complexity claims are asserted on counts;
+//! BGM23 L100 counts one evaluation of g(·; x) as one gradient evaluation).
+
+use crate::linalg;
+use crate::problem::{Objective, SaddleFn};
+use std::cell::Cell;
+
+/// A counting wrapper around a [`SaddleFn`]. Not shared between threads: each run (or trial)
+/// makes its own, so counts are per run and deterministic.
+pub struct Oracle<'a> {
+    f: &'a dyn SaddleFn,
+    grads: Cell<u64>,
+    values: Cell<u64>,
+}
+
+impl<'a> Oracle<'a> {
+    /// A fresh oracle with zero counts.
+    pub fn new(f: &'a dyn SaddleFn) -> Self {
+        Oracle {
+            f,
+            grads: Cell::new(0),
+            values: Cell::new(0),
+        }
+    }
+
+    /// The wrapped loss (for domains, constants and best responses, which are not counted).
+    pub fn f(&self) -> &'a dyn SaddleFn {
+        self.f
+    }
+
+    /// (∇_w f, ∇_θ f)(w, θ; x); counts one gradient evaluation.
+    pub fn grad(&self, w: &[f64], theta: &[f64], x: &[f64]) -> (Vec<f64>, Vec<f64>) {
+        self.grads.set(self.grads.get() + 1);
+        self.f.grad(w, theta, x)
+    }
+
+    /// The saddle operator g(w, θ; x) = [∇_w f, −∇_θ f] (BGM23 L100), as the pair of blocks;
+    /// counts one gradient evaluation.
+    pub fn operator(&self, w: &[f64], theta: &[f64], x: &[f64]) -> (Vec<f64>, Vec<f64>) {
+        let (gw, gt) = self.grad(w, theta, x);
+        (gw, linalg::scale(-1.0, &gt))
+    }
+
+    /// f(w, θ; x); counts one value evaluation.
+    pub fn value(&self, w: &[f64], theta: &[f64], x: &[f64]) -> f64 {
+        self.values.set(self.values.get() + 1);
+        self.f.value(w, theta, x)
+    }
+
+    /// The saddle operator of an objective, G(w, θ) = Σ_j π_j g(w, θ; x_j) + the regularizer's
+    /// operator, summed in index order; counts one gradient evaluation per mixture point.
+    pub fn objective_operator(
+        &self,
+        obj: &Objective,
+        w: &[f64],
+        theta: &[f64],
+    ) -> (Vec<f64>, Vec<f64>) {
+        let mut gw = vec![0.0; w.len()];
+        let mut gt = vec![0.0; theta.len()];
+        for (x, p) in obj.data.points.iter().zip(&obj.data.weights) {
+            let (a, b) = self.operator(w, theta, x);
+            linalg::axpy(*p, &a, &mut gw);
+            linalg::axpy(*p, &b, &mut gt);
+        }
+        let (rw, rt) = obj.reg.grad(w, theta);
+        linalg::axpy(1.0, &rw, &mut gw);
+        linalg::axpy(-1.0, &rt, &mut gt);
+        (gw, gt)
+    }
+
+    /// Gradient (operator) evaluations so far.
+    pub fn grad_evals(&self) -> u64 {
+        self.grads.get()
+    }
+
+    /// Value evaluations so far.
+    pub fn value_evals(&self) -> u64 {
+        self.values.get()
+    }
+}
+
+/// Counted access to a monotone operator (the SVI counterpart of [`Oracle`]).
+pub struct OpOracle<'a> {
+    op: &'a dyn crate::problem::MonotoneOp,
+    evals: Cell<u64>,
+}
+
+impl<'a> OpOracle<'a> {
+    /// A fresh oracle with a zero count.
+    pub fn new(op: &'a dyn crate::problem::MonotoneOp) -> Self {
+        OpOracle {
+            op,
+            evals: Cell::new(0),
+        }
+    }
+    /// G(z; x); counts one operator evaluation.
+    pub fn eval(&self, z: &[f64], x: &[f64]) -> Vec<f64> {
+        self.evals.set(self.evals.get() + 1);
+        self.op.eval(z, x)
+    }
+    /// Operator evaluations so far.
+    pub fn evals(&self) -> u64 {
+        self.evals.get()
+    }
+    /// The wrapped operator.
+    pub fn op(&self) -> &'a dyn crate::problem::MonotoneOp {
+        self.op
+    }
+}

@@ -1,0 +1,81 @@
+//! The DpEvent ledger: what a private algorithm did, as a tree an accountant can price.
+//! JSON form: serde's externally tagged, snake_case representation, e.g.
+//! `{"self_composed": {"count": 6000, "event": {"poisson_sampled": {"q": 0.0025, "event":
+//! {"gaussian": {"noise_multiplier": 1.3}}}}}}`.
+
+use serde::{Deserialize, Serialize};
+
+/// The neighbouring relation a guarantee is stated under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Neighbouring {
+    /// Add or remove one record.
+    AddRemove,
+    /// Replace one record (the papers' adjacency, e.g. BGM23 L120).
+    ReplaceOne,
+}
+
+/// A privacy event (DESIGN "privacy/"; issue 3's vocabulary).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DpEvent {
+    /// A Gaussian mechanism with noise standard deviation = noise_multiplier × ℓ2 sensitivity.
+    Gaussian {
+        /// σ/Δ.
+        noise_multiplier: f64,
+    },
+    /// A Laplace mechanism with scale = noise_multiplier × ℓ1 sensitivity.
+    Laplace {
+        /// b/Δ₁.
+        noise_multiplier: f64,
+    },
+    /// The same event composed `count` times.
+    SelfComposed {
+        /// k.
+        count: u64,
+        /// The event.
+        event: Box<DpEvent>,
+    },
+    /// Sequential composition of events.
+    Composed(Vec<DpEvent>),
+    /// Poisson subsampling with rate q.
+    PoissonSampled {
+        /// q ∈ (0, 1].
+        q: f64,
+        /// The event run on the sample.
+        event: Box<DpEvent>,
+    },
+    /// A fixed-size sample of m of n records without replacement.
+    SampledWithoutReplacement {
+        /// n.
+        n: u64,
+        /// m.
+        m: u64,
+        /// The event run on the sample.
+        event: Box<DpEvent>,
+    },
+    /// m records drawn with replacement out of n.
+    SampledWithReplacement {
+        /// n.
+        n: u64,
+        /// m.
+        m: u64,
+        /// The event run on the sample.
+        event: Box<DpEvent>,
+    },
+    /// Events run on disjoint parts of the data (parallel composition, BGM23 Thm 8).
+    ParallelComposed(Vec<DpEvent>),
+    /// Data-independent processing of a released value: no privacy cost.
+    PostProcessing,
+    /// Nothing data-dependent was released.
+    NoOp,
+}
+
+/// The event tree of one run with the relation it is stated under.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PrivacyLedger {
+    /// The neighbouring relation.
+    pub relation: Neighbouring,
+    /// The event.
+    pub event: DpEvent,
+}

@@ -1,0 +1,39 @@
+//! Privacy: mechanisms, calibration and the DpEvent ledger (DESIGN "privacy/").
+//!
+//! This foundation holds the event vocabulary every private algorithm returns with its output and
+//! the classic Gaussian calibration; accountants that price an event tree (RDP, PLD, zCDP, GDP,
+//! moments accountant) and the analytic calibration are the privacy layer's (issue 3).
+
+pub mod event;
+
+pub use event::{DpEvent, Neighbouring, PrivacyLedger};
+
+use crate::error::{invalid, Result};
+
+/// Validate (ε, δ): ε > 0 finite, δ ∈ (0, 1).
+pub fn validate_eps_delta(epsilon: f64, delta: f64) -> Result<()> {
+    if !(epsilon.is_finite() && epsilon > 0.0) {
+        return Err(invalid(
+            "epsilon",
+            format!("must be finite and > 0, got {epsilon}"),
+        ));
+    }
+    if !(delta > 0.0 && delta < 1.0) {
+        return Err(invalid("delta", format!("must be in (0, 1), got {delta}")));
+    }
+    Ok(())
+}
+
+/// The classic Gaussian mechanism's noise scale σ = Δ·√(2 ln(1.25/δ))/ε (Dwork–Roth Thm A.1),
+/// which gives (ε, δ)-DP for ε ≤ 1; for ε > 1 the formula is returned but not a guarantee (the
+/// caller's ledger prices the mechanism by its noise multiplier σ/Δ instead).
+pub fn classic_gaussian_sigma(sensitivity: f64, epsilon: f64, delta: f64) -> Result<f64> {
+    validate_eps_delta(epsilon, delta)?;
+    if !(sensitivity.is_finite() && sensitivity >= 0.0) {
+        return Err(invalid(
+            "sensitivity",
+            format!("must be finite and ≥ 0, got {sensitivity}"),
+        ));
+    }
+    Ok(sensitivity * (2.0 * (1.25 / delta).ln()).sqrt() / epsilon)
+}

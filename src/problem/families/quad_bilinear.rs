@@ -1,0 +1,302 @@
+//! Losses affine in the data with an isotropic quadratic and a bilinear coupling
+//! (DESIGN "Families where every quantity is exact"; BGM23 inventory §8.3 LIN-box / LIN-ball;
+//! BGM23 Prop 13's f = wθ is the case A = B = 0, C = 1).
+//!
+//! f(w, θ; x) = ⟨A x, w⟩ − ⟨B x, θ⟩ + wᵀCθ + (α/2)‖w‖² − (γ/2)‖θ‖²,   α, γ ≥ 0.
+//!
+//! Because f is affine in x, F_S = f(·,·; x̄_S) and F_D = f(·,·; E x): population quantities need
+//! only the mean. With the crate's regularizer C_r(‖w − c_w‖² − ‖θ − c_θ‖²) (C_r = Σ c_k) the
+//! θ-objective is −((γ + 2C_r)/2)‖θ − θ_u‖² + const, an *isotropic* quadratic, so its maximizer
+//! over any convex Θ is the Euclidean projection of the unconstrained maximizer θ_u; with
+//! γ + 2C_r = 0 it is a linear maximization (the domain's LMO). The same holds for w.
+
+use crate::error::{invalid, Error, Result};
+use crate::geometry::Domain;
+use crate::linalg::{self, Matrix};
+use crate::problem::saddle::{weighted_point_mean, Constants, Mixture, Objective, SaddleFn};
+use serde::{Deserialize, Serialize};
+
+/// The data-affine quadratic–bilinear family.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct QuadBilinear {
+    /// W.
+    pub domain_w: Domain,
+    /// Θ.
+    pub domain_theta: Domain,
+    /// A (d_w × k): the primal linear term is ⟨A x, w⟩.
+    pub a_map: Matrix,
+    /// B (d_θ × k): the dual linear term is −⟨B x, θ⟩.
+    pub b_map: Matrix,
+    /// C (d_w × d_θ).
+    pub coupling: Matrix,
+    /// α ≥ 0.
+    pub alpha: f64,
+    /// γ ≥ 0.
+    pub gamma: f64,
+}
+
+impl QuadBilinear {
+    /// The general constructor; validates every shape.
+    pub fn new(
+        domain_w: Domain,
+        domain_theta: Domain,
+        a_map: Matrix,
+        b_map: Matrix,
+        coupling: Matrix,
+        alpha: f64,
+        gamma: f64,
+    ) -> Result<Self> {
+        domain_w.validate().map_err(|e| prefix("domain_w", e))?;
+        domain_theta
+            .validate()
+            .map_err(|e| prefix("domain_theta", e))?;
+        let (dw, dt) = (domain_w.dim(), domain_theta.dim());
+        if a_map.rows != dw {
+            return Err(invalid(
+                "a_map",
+                format!("has {} rows, expected d_w = {dw}", a_map.rows),
+            ));
+        }
+        if b_map.rows != dt {
+            return Err(invalid(
+                "b_map",
+                format!("has {} rows, expected d_θ = {dt}", b_map.rows),
+            ));
+        }
+        if a_map.cols != b_map.cols {
+            return Err(invalid(
+                "b_map",
+                format!(
+                    "has {} columns but a_map has {} (both are the data length k)",
+                    b_map.cols, a_map.cols
+                ),
+            ));
+        }
+        if coupling.rows != dw || coupling.cols != dt {
+            return Err(invalid(
+                "coupling",
+                format!(
+                    "is {}×{}, expected d_w × d_θ = {dw}×{dt}",
+                    coupling.rows, coupling.cols
+                ),
+            ));
+        }
+        for (name, m) in [
+            ("a_map", &a_map),
+            ("b_map", &b_map),
+            ("coupling", &coupling),
+        ] {
+            crate::error::require_finite(name, &m.data)?;
+        }
+        for (name, v) in [("alpha", alpha), ("gamma", gamma)] {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(invalid(name, format!("must be finite and ≥ 0, got {v}")));
+            }
+        }
+        Ok(QuadBilinear {
+            domain_w,
+            domain_theta,
+            a_map,
+            b_map,
+            coupling,
+            alpha,
+            gamma,
+        })
+    }
+
+    /// The canonical data layout x = [a; b] ∈ ℝ^{d_w + d_θ}: A = [I 0], B = [0 I], so
+    /// f(w, θ; x) = ⟨a, w⟩ − ⟨b, θ⟩ + wᵀCθ + (α/2)‖w‖² − (γ/2)‖θ‖².
+    pub fn data_affine(
+        domain_w: Domain,
+        domain_theta: Domain,
+        coupling: Matrix,
+        alpha: f64,
+        gamma: f64,
+    ) -> Result<Self> {
+        let (dw, dt) = (domain_w.dim(), domain_theta.dim());
+        let k = dw + dt;
+        let mut a = Matrix::zeros(dw, k);
+        let mut b = Matrix::zeros(dt, k);
+        for i in 0..dw {
+            a.set(i, i, 1.0);
+        }
+        for j in 0..dt {
+            b.set(j, dw + j, 1.0);
+        }
+        Self::new(domain_w, domain_theta, a, b, coupling, alpha, gamma)
+    }
+
+    /// BGM23 Prop 13's instance: f(w, θ; x) = wθ on [−1, 1]², with data x ∈ {±1} that f ignores
+    /// (k = 1, A = B = 0, C = 1). Joint Lipschitz constant √2.
+    pub fn bgm23_prop13() -> Self {
+        let unit = || Domain::Box {
+            lo: vec![-1.0],
+            hi: vec![1.0],
+        };
+        Self::new(
+            unit(),
+            unit(),
+            Matrix::zeros(1, 1),
+            Matrix::zeros(1, 1),
+            Matrix::identity(1),
+            0.0,
+            0.0,
+        )
+        .expect("the Prop 13 instance is valid")
+    }
+
+    /// The inventory's LIN-box workhorse: W = [−3/10, 3/10], Θ = [−2/5, 2/5] (diameter exactly 1),
+    /// f = a·w − b·θ + c·wθ with x = (a, b).
+    pub fn lin_box(c: f64) -> Result<Self> {
+        Self::data_affine(
+            Domain::Box {
+                lo: vec![-0.3],
+                hi: vec![0.3],
+            },
+            Domain::Box {
+                lo: vec![-0.4],
+                hi: vec![0.4],
+            },
+            Matrix::from_rows(vec![vec![c]])?,
+            0.0,
+            0.0,
+        )
+    }
+
+    /// The saddle operator of F as an affine map z ↦ M z + q (used by the VI view and by tests):
+    /// M = [[(α + 2C_r) I, C], [−Cᵀ, (γ + 2C_r) I]], q = [A x̄ − 2C_r c_w; B x̄ − 2C_r c_θ].
+    pub fn affine_operator(&self, obj: &Objective) -> (Matrix, Vec<f64>) {
+        let (dw, dt) = (self.dim_w(), self.dim_theta());
+        let cr = obj.reg.total();
+        let xbar = obj.data.mean();
+        let mut m = Matrix::zeros(dw + dt, dw + dt);
+        for i in 0..dw {
+            m.set(i, i, self.alpha + 2.0 * cr);
+            for j in 0..dt {
+                m.set(i, dw + j, self.coupling.get(i, j));
+                m.set(dw + j, i, -self.coupling.get(i, j));
+            }
+        }
+        for j in 0..dt {
+            m.set(dw + j, dw + j, self.gamma + 2.0 * cr);
+        }
+        let mut qw = self.a_map.matvec(&xbar);
+        let mut qt = self.b_map.matvec(&xbar);
+        if let Some((cw, ct)) = obj.reg.centers() {
+            linalg::axpy(-2.0 * cr, &cw, &mut qw);
+            linalg::axpy(-2.0 * cr, &ct, &mut qt);
+        }
+        (m, linalg::concat(&qw, &qt))
+    }
+}
+
+fn prefix(field: &str, e: Error) -> Error {
+    match e {
+        Error::Invalid { field: f, msg } => invalid(format!("{field}.{f}"), msg),
+        other => other,
+    }
+}
+
+impl SaddleFn for QuadBilinear {
+    fn name(&self) -> String {
+        format!(
+            "quad_bilinear(d_w={}, d_θ={})",
+            self.dim_w(),
+            self.dim_theta()
+        )
+    }
+    fn dim_w(&self) -> usize {
+        self.domain_w.dim()
+    }
+    fn dim_theta(&self) -> usize {
+        self.domain_theta.dim()
+    }
+    fn point_dim(&self) -> usize {
+        self.a_map.cols
+    }
+    fn domain_w(&self) -> &Domain {
+        &self.domain_w
+    }
+    fn domain_theta(&self) -> &Domain {
+        &self.domain_theta
+    }
+    fn value(&self, w: &[f64], theta: &[f64], x: &[f64]) -> f64 {
+        linalg::dot(&self.a_map.matvec(x), w) - linalg::dot(&self.b_map.matvec(x), theta)
+            + linalg::dot(w, &self.coupling.matvec(theta))
+            + 0.5 * self.alpha * linalg::norm2_sq(w)
+            - 0.5 * self.gamma * linalg::norm2_sq(theta)
+    }
+    fn grad(&self, w: &[f64], theta: &[f64], x: &[f64]) -> (Vec<f64>, Vec<f64>) {
+        let mut gw = self.a_map.matvec(x);
+        linalg::axpy(1.0, &self.coupling.matvec(theta), &mut gw);
+        linalg::axpy(self.alpha, w, &mut gw);
+        let mut gt = linalg::scale(-1.0, &self.b_map.matvec(x));
+        linalg::axpy(1.0, &self.coupling.matvec_t(w), &mut gt);
+        linalg::axpy(-self.gamma, theta, &mut gt);
+        (gw, gt)
+    }
+    /// L ≤ max_x ‖(A x, B x)‖ + ‖C‖_op·R + max(α, γ)·R with R = max ‖(w, θ)‖ over W×Θ: the
+    /// gradient is (Ax + Cθ + αw, −Bx + Cᵀw − γθ) and ‖(Cθ, Cᵀw)‖ ≤ ‖C‖_op‖(θ, w)‖. Attained when
+    /// C = 0 and α = γ = 0 (the gradient is then (Ax, −Bx)). β = ‖C‖_op + max(α, γ).
+    fn constants(&self, support: &[Vec<f64>]) -> Constants {
+        let data = support
+            .iter()
+            .map(|x| {
+                linalg::norm2(&linalg::concat(
+                    &self.a_map.matvec(x),
+                    &self.b_map.matvec(x),
+                ))
+            })
+            .fold(0.0, f64::max);
+        let r = (self.domain_w.max_norm().powi(2) + self.domain_theta.max_norm().powi(2)).sqrt();
+        let cop = self.coupling.op_norm();
+        let quad = self.alpha.max(self.gamma);
+        Constants {
+            lipschitz: data + cop * r + quad * r,
+            smoothness: Some(cop + quad),
+            diameter: (self.domain_w.diameter().powi(2) + self.domain_theta.diameter().powi(2))
+                .sqrt(),
+        }
+    }
+    fn best_theta(&self, ws: &[(f64, Vec<f64>)], obj: &Objective) -> Result<Vec<f64>> {
+        // Σ_k ρ_k F(w_k, θ) = ⟨Cᵀw̄ − B x̄, θ⟩ − (γ/2)‖θ‖² − C_r‖θ − c_θ‖² + const.
+        let wbar = weighted_point_mean(ws);
+        let xbar = obj.data.mean();
+        let mut lin = self.coupling.matvec_t(&wbar);
+        linalg::axpy(-1.0, &self.b_map.matvec(&xbar), &mut lin);
+        let cr = obj.reg.total();
+        let kappa = self.gamma + 2.0 * cr;
+        if kappa > 0.0 {
+            if let Some((_, ct)) = obj.reg.centers() {
+                linalg::axpy(2.0 * cr, &ct, &mut lin);
+            }
+            Ok(self.domain_theta.project(&linalg::scale(1.0 / kappa, &lin)))
+        } else {
+            Ok(self.domain_theta.lmo(&lin))
+        }
+    }
+    fn best_w(&self, thetas: &[(f64, Vec<f64>)], obj: &Objective) -> Result<Vec<f64>> {
+        // Σ_k ρ_k F(w, θ_k) = ⟨A x̄ + C θ̄, w⟩ + (α/2)‖w‖² + C_r‖w − c_w‖² + const.
+        let tbar = weighted_point_mean(thetas);
+        let xbar = obj.data.mean();
+        let mut lin = self.a_map.matvec(&xbar);
+        linalg::axpy(1.0, &self.coupling.matvec(&tbar), &mut lin);
+        let cr = obj.reg.total();
+        let kappa = self.alpha + 2.0 * cr;
+        if kappa > 0.0 {
+            let mut target = linalg::scale(-1.0, &lin);
+            if let Some((cw, _)) = obj.reg.centers() {
+                linalg::axpy(2.0 * cr, &cw, &mut target);
+            }
+            Ok(self.domain_w.project(&linalg::scale(1.0 / kappa, &target)))
+        } else {
+            Ok(self.domain_w.lmo(&linalg::scale(-1.0, &lin)))
+        }
+    }
+    fn aggregate(&self, data: &Mixture) -> Mixture {
+        Mixture::single(&data.mean())
+    }
+    fn operator_lipschitz(&self, obj: &Objective) -> Option<f64> {
+        Some(self.affine_operator(obj).0.op_norm())
+    }
+}

@@ -1,0 +1,160 @@
+//! Monotone operators and VI gaps, the SVI counterpart of [`SaddleFn`](super::SaddleFn)
+//! (BG23 §2; BGM24's SVI setting). For this foundation: affine operators z ↦ M z + x with data
+//! x ∈ ℝ^d, monotone when M + Mᵀ ⪰ 0, and the saddle operator of any [`SaddleFn`].
+//!
+//! VI gaps of the mean operator Ḡ(z) = Σ_j π_j G(z; x_j) on the domain Z:
+//! * weak: max_{u∈Z} ⟨Ḡ(u), z − u⟩;
+//! * strong: max_{u∈Z} ⟨Ḡ(z), z − u⟩ = ⟨Ḡ(z), z⟩ + σ_Z(−Ḡ(z)).
+
+use crate::error::{invalid, Error, Result};
+use crate::geometry::Domain;
+use crate::linalg::{self, Matrix};
+use crate::problem::saddle::{Mixture, SaddleFn};
+
+/// An operator G(z; x) on a domain Z, monotone in z for every data point x.
+pub trait MonotoneOp: Sync {
+    /// dim Z.
+    fn dim(&self) -> usize;
+    /// Z.
+    fn domain(&self) -> &Domain;
+    /// Length of a data point.
+    fn point_dim(&self) -> usize;
+    /// G(z; x).
+    fn eval(&self, z: &[f64], x: &[f64]) -> Vec<f64>;
+    /// The weak VI gap of the mean operator, where closed form (else `Unsupported`).
+    fn vi_gap_weak(&self, data: &Mixture, z: &[f64]) -> Result<f64>;
+}
+
+/// Ḡ(z) = Σ_j π_j G(z; x_j), in index order.
+pub fn mean_operator(op: &dyn MonotoneOp, data: &Mixture, z: &[f64]) -> Vec<f64> {
+    let mut g = vec![0.0; z.len()];
+    for (x, p) in data.points.iter().zip(&data.weights) {
+        linalg::axpy(*p, &op.eval(z, x), &mut g);
+    }
+    g
+}
+
+/// The strong VI gap max_{u∈Z} ⟨Ḡ(z), z − u⟩ = ⟨Ḡ(z), z⟩ + σ_Z(−Ḡ(z)).
+pub fn vi_gap_strong(op: &dyn MonotoneOp, data: &Mixture, z: &[f64]) -> f64 {
+    let g = mean_operator(op, data, z);
+    linalg::dot(&g, z) + op.domain().support(&linalg::scale(-1.0, &g))
+}
+
+/// G(z; x) = M z + x on Z: monotone iff M + Mᵀ ⪰ 0.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AffineOp {
+    /// M (d × d).
+    pub m: Matrix,
+    /// Z.
+    pub domain: Domain,
+}
+
+impl AffineOp {
+    /// Validate shapes.
+    pub fn new(m: Matrix, domain: Domain) -> Result<Self> {
+        domain.validate()?;
+        if m.rows != domain.dim() || m.cols != domain.dim() {
+            return Err(invalid(
+                "m",
+                format!(
+                    "is {}×{}, expected {}×{}",
+                    m.rows,
+                    m.cols,
+                    domain.dim(),
+                    domain.dim()
+                ),
+            ));
+        }
+        Ok(AffineOp { m, domain })
+    }
+
+    /// μ with (M + Mᵀ)/2 = μI, if M's symmetric part is isotropic.
+    pub fn isotropic_part(&self) -> Option<f64> {
+        let d = self.m.rows;
+        let mu = self.m.get(0, 0);
+        for i in 0..d {
+            for j in 0..d {
+                let s = 0.5 * (self.m.get(i, j) + self.m.get(j, i));
+                let want = if i == j { mu } else { 0.0 };
+                if s != want {
+                    return None;
+                }
+            }
+        }
+        Some(mu)
+    }
+}
+
+impl MonotoneOp for AffineOp {
+    fn dim(&self) -> usize {
+        self.m.rows
+    }
+    fn domain(&self) -> &Domain {
+        &self.domain
+    }
+    fn point_dim(&self) -> usize {
+        self.m.rows
+    }
+    fn eval(&self, z: &[f64], x: &[f64]) -> Vec<f64> {
+        linalg::add(&self.m.matvec(z), x)
+    }
+    /// With (M + Mᵀ)/2 = μI and q = x̄: ⟨Mu + q, z − u⟩ = −μ‖u‖² + ⟨Mᵀz − q, u⟩ + ⟨q, z⟩, maximized
+    /// by the projection of (Mᵀz − q)/(2μ) (μ > 0) or the LMO of Mᵀz − q (μ = 0).
+    fn vi_gap_weak(&self, data: &Mixture, z: &[f64]) -> Result<f64> {
+        let mu = self.isotropic_part().ok_or_else(|| {
+            Error::Unsupported("weak VI gap is closed form only for isotropic sym(M)".into())
+        })?;
+        let q = data.mean();
+        let mut v = self.m.matvec_t(z);
+        linalg::axpy(-1.0, &q, &mut v);
+        let u = if mu > 0.0 {
+            self.domain.project(&linalg::scale(1.0 / (2.0 * mu), &v))
+        } else if mu == 0.0 {
+            self.domain.lmo(&v)
+        } else {
+            return Err(invalid("m", "is not monotone (negative symmetric part)"));
+        };
+        let gu = self.eval(&u, &q);
+        Ok(linalg::dot(&gu, &linalg::sub(z, &u)))
+    }
+}
+
+/// The saddle operator g = [∇_w f, −∇_θ f] of a [`SaddleFn`] as a monotone operator on W×Θ
+/// (BGM23 L100). Its weak VI gap is not closed form in general (`Unsupported`); the saddle gap
+/// Ĝap bounds it from above.
+pub struct SaddleOperator<'a> {
+    f: &'a dyn SaddleFn,
+    domain: Domain,
+}
+
+impl<'a> SaddleOperator<'a> {
+    /// The saddle operator of `f` on W×Θ.
+    pub fn new(f: &'a dyn SaddleFn) -> Self {
+        SaddleOperator {
+            f,
+            domain: Domain::Product(vec![f.domain_w().clone(), f.domain_theta().clone()]),
+        }
+    }
+}
+
+impl MonotoneOp for SaddleOperator<'_> {
+    fn dim(&self) -> usize {
+        self.f.dim_w() + self.f.dim_theta()
+    }
+    fn domain(&self) -> &Domain {
+        &self.domain
+    }
+    fn point_dim(&self) -> usize {
+        self.f.point_dim()
+    }
+    fn eval(&self, z: &[f64], x: &[f64]) -> Vec<f64> {
+        let (w, t) = linalg::split(z, self.f.dim_w());
+        let (gw, gt) = self.f.grad(&w, &t, x);
+        linalg::concat(&gw, &linalg::scale(-1.0, &gt))
+    }
+    fn vi_gap_weak(&self, _data: &Mixture, _z: &[f64]) -> Result<f64> {
+        Err(Error::Unsupported(
+            "weak VI gap of a general saddle operator".into(),
+        ))
+    }
+}

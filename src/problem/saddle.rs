@@ -1,0 +1,374 @@
+//! The saddle function abstraction (BGM23 §2 "Preliminaries", L79–L100).
+//!
+//! A [`SaddleFn`] is a loss f(w, θ; x), convex in w ∈ W and concave in θ ∈ Θ. Every objective the
+//! papers evaluate is a weighted data mixture plus anchored quadratic terms:
+//!
+//! F(w, θ) = Σ_j π_j f(w, θ; x_j) + Σ_k c_k (‖w − a_k‖² − ‖θ − b_k‖²).
+//!
+//! * π_j = 1/n over a dataset gives the empirical loss F_S;
+//! * π_j = p_j over a finite support gives the population loss F_D exactly;
+//! * the quadratic terms are [`Regularizer`]: BGM23 eq. (4) and the f^(t) of Algorithm 1.
+//!
+//! **Norm convention (stated once for the crate).** A regularizer term is written c‖·‖² with *no*
+//! factor ½. A sum of terms with total coefficient C = Σ c_k makes the objective 2C-strongly
+//! convex–strongly concave in the convention ψ(a) ≥ ψ(b) + ⟨∇ψ(b), a − b⟩ + (μ/2)‖a − b‖²
+//! (BGM23 I-6/I-7 in the inventory). So BGM23 eq. (4), (λ/2)‖w − ŵ‖² − (λ/2)‖θ − θ̂‖², is one term
+//! with c = λ/2 and modulus μ = λ; Algorithm 1's 2^{k+1}λ‖·‖² terms have c = 2^{k+1}λ.
+
+use crate::error::{invalid, Result};
+use crate::geometry::Domain;
+use crate::linalg;
+use crate::problem::{Dataset, FiniteDist};
+use serde::{Deserialize, Serialize};
+
+/// A weighted set of data points: the objective Σ_j π_j f(·,·; x_j).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Mixture {
+    /// The data points x_j.
+    pub points: Vec<Vec<f64>>,
+    /// The weights π_j ≥ 0, summing to 1.
+    pub weights: Vec<f64>,
+}
+
+impl Mixture {
+    /// F_S: each point of S with weight 1/n (BGM23 L81).
+    pub fn empirical(s: &Dataset) -> Mixture {
+        let n = s.len() as f64;
+        Mixture {
+            points: s.points.clone(),
+            weights: vec![1.0 / n; s.len()],
+        }
+    }
+
+    /// F_D for a finite-support D: each atom with its probability.
+    pub fn population(d: &FiniteDist) -> Mixture {
+        Mixture {
+            points: d.atoms.clone(),
+            weights: d.probs.clone(),
+        }
+    }
+
+    /// A single point with weight one (f itself at that x).
+    pub fn single(x: &[f64]) -> Mixture {
+        Mixture {
+            points: vec![x.to_vec()],
+            weights: vec![1.0],
+        }
+    }
+
+    /// Validate shapes and weights; `field` prefixes the error.
+    pub fn validate(&self, field: &str, point_dim: usize) -> Result<()> {
+        if self.points.is_empty() || self.points.len() != self.weights.len() {
+            return Err(invalid(
+                field,
+                format!(
+                    "needs as many weights as points and at least one point (got {} points, {} weights)",
+                    self.points.len(),
+                    self.weights.len()
+                ),
+            ));
+        }
+        for (i, x) in self.points.iter().enumerate() {
+            if x.len() != point_dim {
+                return Err(invalid(
+                    format!("{field}.points[{i}]"),
+                    format!(
+                        "has length {}, the problem's data points have length {point_dim}",
+                        x.len()
+                    ),
+                ));
+            }
+            crate::error::require_finite(&format!("{field}.points[{i}]"), x)?;
+        }
+        crate::error::require_finite(&format!("{field}.weights"), &self.weights)?;
+        if self.weights.iter().any(|&p| p < 0.0) {
+            return Err(invalid(format!("{field}.weights"), "must be non-negative"));
+        }
+        let total: f64 = self.weights.iter().sum();
+        if (total - 1.0).abs() > 1e-9 {
+            return Err(invalid(
+                format!("{field}.weights"),
+                format!("must sum to 1, sum is {total}"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Σ π_j x_j, summed in index order.
+    pub fn mean(&self) -> Vec<f64> {
+        linalg::weighted_mean(&self.points, &self.weights)
+    }
+}
+
+/// One anchored quadratic term c(‖w − a‖² − ‖θ − b‖²) (see the module's norm convention).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RegTerm {
+    /// The coefficient c ≥ 0 (no factor ½).
+    pub c: f64,
+    /// The primal anchor a.
+    pub anchor_w: Vec<f64>,
+    /// The dual anchor b.
+    pub anchor_theta: Vec<f64>,
+}
+
+/// Σ_k c_k(‖w − a_k‖² − ‖θ − b_k‖²): BGM23 eq. (4) (one term, c = λ/2) and the cumulative
+/// regularizer of BGM23 Algorithm 1 (terms 2^{k+1}λ anchored at z̄_k).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Regularizer {
+    /// The terms, in the order they were added.
+    pub terms: Vec<RegTerm>,
+}
+
+impl Regularizer {
+    /// No regularization.
+    pub fn none() -> Regularizer {
+        Regularizer { terms: vec![] }
+    }
+
+    /// BGM23 eq. (4): (λ/2)‖w − ŵ‖² − (λ/2)‖θ − θ̂‖², which is λ-SC/SC.
+    pub fn bgm23_eq4(lambda: f64, w_hat: &[f64], theta_hat: &[f64]) -> Regularizer {
+        Regularizer {
+            terms: vec![RegTerm {
+                c: lambda / 2.0,
+                anchor_w: w_hat.to_vec(),
+                anchor_theta: theta_hat.to_vec(),
+            }],
+        }
+    }
+
+    /// Append a term c(‖w − a‖² − ‖θ − b‖²).
+    pub fn push(&mut self, c: f64, anchor_w: &[f64], anchor_theta: &[f64]) {
+        self.terms.push(RegTerm {
+            c,
+            anchor_w: anchor_w.to_vec(),
+            anchor_theta: anchor_theta.to_vec(),
+        });
+    }
+
+    /// Validate coefficients and anchor lengths.
+    pub fn validate(&self, d_w: usize, d_theta: usize) -> Result<()> {
+        for (k, t) in self.terms.iter().enumerate() {
+            if !(t.c.is_finite() && t.c >= 0.0) {
+                return Err(invalid(
+                    format!("regularizer.terms[{k}].c"),
+                    format!("must be finite and ≥ 0, got {}", t.c),
+                ));
+            }
+            if t.anchor_w.len() != d_w {
+                return Err(invalid(
+                    format!("regularizer.terms[{k}].anchor_w"),
+                    format!("has length {}, expected d_w = {d_w}", t.anchor_w.len()),
+                ));
+            }
+            if t.anchor_theta.len() != d_theta {
+                return Err(invalid(
+                    format!("regularizer.terms[{k}].anchor_theta"),
+                    format!(
+                        "has length {}, expected d_θ = {d_theta}",
+                        t.anchor_theta.len()
+                    ),
+                ));
+            }
+            crate::error::require_finite(&format!("regularizer.terms[{k}].anchor_w"), &t.anchor_w)?;
+            crate::error::require_finite(
+                &format!("regularizer.terms[{k}].anchor_theta"),
+                &t.anchor_theta,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// C = Σ_k c_k.
+    pub fn total(&self) -> f64 {
+        self.terms.iter().map(|t| t.c).sum()
+    }
+
+    /// The strong convexity / concavity modulus the terms add: μ = 2C.
+    pub fn modulus(&self) -> f64 {
+        2.0 * self.total()
+    }
+
+    /// The weighted centres (Σ c_k a_k / C, Σ c_k b_k / C), so that
+    /// Σ c_k‖w − a_k‖² = C‖w − c_w‖² + const. `None` when C = 0.
+    pub fn centers(&self) -> Option<(Vec<f64>, Vec<f64>)> {
+        let c = self.total();
+        if c <= 0.0 {
+            return None;
+        }
+        let d_w = self.terms[0].anchor_w.len();
+        let d_t = self.terms[0].anchor_theta.len();
+        let mut cw = vec![0.0; d_w];
+        let mut ct = vec![0.0; d_t];
+        for t in &self.terms {
+            linalg::axpy(t.c / c, &t.anchor_w, &mut cw);
+            linalg::axpy(t.c / c, &t.anchor_theta, &mut ct);
+        }
+        Some((cw, ct))
+    }
+
+    /// The value Σ_k c_k(‖w − a_k‖² − ‖θ − b_k‖²).
+    pub fn value(&self, w: &[f64], theta: &[f64]) -> f64 {
+        let mut v = 0.0;
+        for t in &self.terms {
+            v += t.c
+                * (linalg::norm2_sq(&linalg::sub(w, &t.anchor_w))
+                    - linalg::norm2_sq(&linalg::sub(theta, &t.anchor_theta)));
+        }
+        v
+    }
+
+    /// (∇_w, ∇_θ) of the regularizer: (2Σc_k(w − a_k), −2Σc_k(θ − b_k)).
+    pub fn grad(&self, w: &[f64], theta: &[f64]) -> (Vec<f64>, Vec<f64>) {
+        let mut gw = vec![0.0; w.len()];
+        let mut gt = vec![0.0; theta.len()];
+        for t in &self.terms {
+            let dw = linalg::sub(w, &t.anchor_w);
+            let dt = linalg::sub(theta, &t.anchor_theta);
+            linalg::axpy(2.0 * t.c, &dw, &mut gw);
+            linalg::axpy(-2.0 * t.c, &dt, &mut gt);
+        }
+        (gw, gt)
+    }
+}
+
+/// An objective F = Σ_j π_j f(·,·;x_j) + regularizer (see the module doc).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Objective {
+    /// The data mixture.
+    pub data: Mixture,
+    /// The anchored quadratic terms.
+    pub reg: Regularizer,
+}
+
+impl Objective {
+    /// F_S (BGM23 L81).
+    pub fn empirical(s: &Dataset) -> Objective {
+        Objective {
+            data: Mixture::empirical(s),
+            reg: Regularizer::none(),
+        }
+    }
+
+    /// F_D for a finite-support D (BGM23 L81).
+    pub fn population(d: &FiniteDist) -> Objective {
+        Objective {
+            data: Mixture::population(d),
+            reg: Regularizer::none(),
+        }
+    }
+
+    /// The same data with a regularizer.
+    pub fn with_reg(mut self, reg: Regularizer) -> Objective {
+        self.reg = reg;
+        self
+    }
+}
+
+/// Declared constants of a loss over a data support (BGM23 L83–L86).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Constants {
+    /// L: a valid upper bound on the joint Lipschitz constant of f(·,·;x) on W×Θ, max over the
+    /// support considered. Where the family says "exact", it is attained.
+    pub lipschitz: f64,
+    /// β: smoothness of f (None for non-smooth families).
+    pub smoothness: Option<f64>,
+    /// B: the ℓ2 diameter of W×Θ.
+    pub diameter: f64,
+}
+
+/// A convex–concave loss f(w, θ; x) on W×Θ with closed-form best responses
+/// (DESIGN "Core abstractions"; BGM23 §2).
+///
+/// Best responses take a weighted set of points of the *other* block, because the weak gap
+/// (BGM23 eq. (3)) needs argmax_θ Σ_k ρ_k F(w_k, θ); the gap function is the case of one point.
+pub trait SaddleFn: Sync {
+    /// A short name for reports.
+    fn name(&self) -> String;
+    /// d_w.
+    fn dim_w(&self) -> usize;
+    /// d_θ.
+    fn dim_theta(&self) -> usize;
+    /// k, the length of a data point x.
+    fn point_dim(&self) -> usize;
+    /// W.
+    fn domain_w(&self) -> &Domain;
+    /// Θ.
+    fn domain_theta(&self) -> &Domain;
+    /// f(w, θ; x).
+    fn value(&self, w: &[f64], theta: &[f64], x: &[f64]) -> f64;
+    /// (∇_w f, ∇_θ f) at (w, θ; x); a documented subgradient selection for non-smooth families.
+    /// Call it through [`crate::oracle::Oracle`] so that every evaluation is counted.
+    fn grad(&self, w: &[f64], theta: &[f64], x: &[f64]) -> (Vec<f64>, Vec<f64>);
+    /// Constants over the data points `support` (L is max over them).
+    fn constants(&self, support: &[Vec<f64>]) -> Constants;
+    /// argmax_{θ∈Θ} Σ_k ρ_k F(w_k, θ) for the objective `obj` (ρ summing to 1).
+    fn best_theta(&self, ws: &[(f64, Vec<f64>)], obj: &Objective) -> Result<Vec<f64>>;
+    /// argmin_{w∈W} Σ_k ρ_k F(w, θ_k) for the objective `obj` (ρ summing to 1).
+    fn best_w(&self, thetas: &[(f64, Vec<f64>)], obj: &Objective) -> Result<Vec<f64>>;
+    /// A mixture with the same F as `data`, as small as the family allows (for losses affine in
+    /// x: the single mean point, since F_S = f(·,·; x̄)). Solvers evaluate operators on it.
+    fn aggregate(&self, data: &Mixture) -> Mixture {
+        data.clone()
+    }
+    /// Lipschitz constant of the saddle operator of `obj`, where the family is smooth.
+    fn operator_lipschitz(&self, obj: &Objective) -> Option<f64>;
+    /// A direct saddle-point computation where the family has one (e.g. by separability); the
+    /// solver still certifies the result by its gap. `None` means "use the generic solver".
+    fn direct_saddle(&self, _obj: &Objective) -> Option<Result<(Vec<f64>, Vec<f64>)>> {
+        None
+    }
+}
+
+/// F(w, θ) = Σ_j π_j f(w, θ; x_j) + regularizer, summed in index order.
+pub fn objective_value(f: &dyn SaddleFn, obj: &Objective, w: &[f64], theta: &[f64]) -> f64 {
+    let mut v = 0.0;
+    for (x, p) in obj.data.points.iter().zip(&obj.data.weights) {
+        v += p * f.value(w, theta, x);
+    }
+    v + obj.reg.value(w, theta)
+}
+
+/// Validate an objective against a family's dimensions.
+pub fn validate_objective(f: &dyn SaddleFn, obj: &Objective) -> Result<()> {
+    obj.data.validate("data", f.point_dim())?;
+    obj.reg.validate(f.dim_w(), f.dim_theta())
+}
+
+/// Validate a point (w, θ) against a family's dimensions and domains (tolerance 1e-9).
+pub fn validate_point(f: &dyn SaddleFn, w: &[f64], theta: &[f64]) -> Result<()> {
+    if w.len() != f.dim_w() {
+        return Err(invalid(
+            "w",
+            format!("has length {}, expected d_w = {}", w.len(), f.dim_w()),
+        ));
+    }
+    if theta.len() != f.dim_theta() {
+        return Err(invalid(
+            "theta",
+            format!(
+                "has length {}, expected d_θ = {}",
+                theta.len(),
+                f.dim_theta()
+            ),
+        ));
+    }
+    crate::error::require_finite("w", w)?;
+    crate::error::require_finite("theta", theta)?;
+    if !f.domain_w().contains(w, 1e-9) {
+        return Err(invalid("w", "is not in the domain W"));
+    }
+    if !f.domain_theta().contains(theta, 1e-9) {
+        return Err(invalid("theta", "is not in the domain Θ"));
+    }
+    Ok(())
+}
+
+/// Σ_k ρ_k v_k for weighted vectors (ρ summing to 1), in index order.
+pub fn weighted_point_mean(pts: &[(f64, Vec<f64>)]) -> Vec<f64> {
+    let d = pts.first().map_or(0, |p| p.1.len());
+    let mut m = vec![0.0; d];
+    for (r, v) in pts {
+        linalg::axpy(*r, v, &mut m);
+    }
+    m
+}

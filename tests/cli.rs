@@ -1,0 +1,277 @@
+//! The command line: exit codes, messages naming the bad field, fixtures check, determinism of
+//! `run` across thread counts.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_dpsaddle"))
+}
+
+fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("dpsaddle-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn base_config() -> serde_json::Value {
+    let text = std::fs::read_to_string("fixtures/configs/output_perturbation.json").unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+fn run_with(name: &str, text: &str, alg: &str) -> (i32, String, String) {
+    let d = tmpdir(name);
+    let p = d.join("config.json");
+    std::fs::write(&p, text).unwrap();
+    let out = bin()
+        .args(["run", alg, "--config"])
+        .arg(&p)
+        .arg("--json")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn expect_bad(name: &str, cfg: serde_json::Value, alg: &str, field: &str) {
+    let (code, out, err) = run_with(name, &cfg.to_string(), alg);
+    assert_eq!(code, 2, "{name}: exit code (stdout {out}, stderr {err})");
+    assert!(
+        err.contains(field),
+        "{name}: message should name `{field}`: {err}"
+    );
+    assert!(!err.contains("panicked"), "{name}: panic: {err}");
+    assert!(out.is_empty(), "{name}: nothing on stdout");
+}
+
+#[test]
+fn example_configs_run() {
+    for (alg, file) in [
+        (
+            "regularized_saddle_point",
+            "fixtures/configs/regularized_saddle_point.json",
+        ),
+        (
+            "output_perturbation",
+            "fixtures/configs/output_perturbation.json",
+        ),
+    ] {
+        let out = bin()
+            .args(["run", alg, "--config", file, "--json"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{alg}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(v["empirical_gap"].as_f64().unwrap() >= -1e-12);
+        assert!(v["w"].is_array() && v["theta"].is_array());
+    }
+}
+
+#[test]
+fn malformed_json_exits_2() {
+    let (code, _, err) = run_with("malformed", "{\"problem\": ", "output_perturbation");
+    assert_eq!(code, 2);
+    assert!(err.contains("EOF") || err.contains("line"), "{err}");
+}
+
+#[test]
+fn unknown_field_is_named() {
+    let mut c = base_config();
+    c["params"]["lambdaa"] = serde_json::json!(1.0);
+    expect_bad("unknown-param", c, "output_perturbation", "lambdaa");
+    let mut c = base_config();
+    c["extra"] = serde_json::json!(1);
+    expect_bad("unknown-top", c, "output_perturbation", "extra");
+}
+
+#[test]
+fn epsilon_and_delta_out_of_range() {
+    for (name, key, val) in [
+        ("eps0", "epsilon", 0.0),
+        ("epsneg", "epsilon", -1.0),
+        ("delta0", "delta", 0.0),
+        ("delta1", "delta", 1.0),
+        ("delta2", "delta", 2.0),
+    ] {
+        let mut c = base_config();
+        c["params"][key] = serde_json::json!(val);
+        expect_bad(name, c, "output_perturbation", key);
+    }
+}
+
+#[test]
+fn mismatched_dimensions_are_named() {
+    let mut c = base_config();
+    c["data"]["points"][1] = serde_json::json!([0.1, 0.2]);
+    expect_bad("ragged", c, "output_perturbation", "data[1]");
+    let mut c = base_config();
+    c["params"]["anchor_w"] = serde_json::json!([0.0, 0.0, 0.0]);
+    expect_bad("anchor", c, "output_perturbation", "anchor");
+    let mut c = base_config();
+    c["problem"]["coupling"] = serde_json::json!([[1.0]]);
+    expect_bad("coupling", c, "output_perturbation", "coupling");
+}
+
+#[test]
+fn nan_and_overflow_are_named() {
+    let text = base_config()
+        .to_string()
+        .replace("\"epsilon\":1.0", "\"epsilon\":NaN");
+    assert!(text.contains("NaN"));
+    let (code, _, err) = run_with("nan", &text, "output_perturbation");
+    assert_eq!(code, 2);
+    assert!(err.contains("epsilon"), "{err}");
+    let text = base_config()
+        .to_string()
+        .replace("\"lambda\":1.0", "\"lambda\":1e999");
+    let (code, _, err) = run_with("overflow", &text, "output_perturbation");
+    assert_eq!(code, 2);
+    assert!(err.contains("lambda"), "{err}");
+}
+
+#[test]
+fn unknown_algorithm_and_missing_file() {
+    let (code, _, err) = run_with("alg", &base_config().to_string(), "no_such_algorithm");
+    assert_eq!(code, 2);
+    assert!(err.contains("algorithm"), "{err}");
+    let out = bin()
+        .args([
+            "run",
+            "output_perturbation",
+            "--config",
+            "/nonexistent/x.json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn run_is_bit_identical_across_thread_counts() {
+    let mut outs = Vec::new();
+    for threads in ["1", "2", "2"] {
+        let o = bin()
+            .env("RAYON_NUM_THREADS", threads)
+            .args([
+                "run",
+                "output_perturbation",
+                "--config",
+                "fixtures/configs/output_perturbation.json",
+                "--json",
+                "--seed",
+                "11",
+            ])
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        outs.push(o.stdout);
+    }
+    assert_eq!(outs[0], outs[1]);
+    assert_eq!(outs[1], outs[2]);
+}
+
+#[test]
+fn claims_json_lists_required_fields() {
+    let o = bin().args(["claims", "--json"]).output().unwrap();
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let arr = v.as_array().unwrap();
+    assert!(!arr.is_empty());
+    for c in arr {
+        for k in ["id", "paper", "item", "kind", "statement"] {
+            assert!(c.get(k).is_some(), "missing {k} in {c}");
+        }
+    }
+}
+
+#[test]
+fn verify_one_claim_writes_report() {
+    let d = tmpdir("verify");
+    let o = bin()
+        .args(["verify", "--claim", "bgm23.lemma3", "--json", "--out"])
+        .arg(&d)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = std::fs::read_to_string(d.join("report.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let row = &v[0];
+    for k in [
+        "id",
+        "paper",
+        "item",
+        "kind",
+        "pass",
+        "worst_ratio",
+        "instances",
+        "negative_control",
+        "seconds",
+    ] {
+        assert!(row.get(k).is_some(), "missing {k}");
+    }
+    assert_eq!(row["negative_control"], "rejected");
+    assert!(d.join("report.md").exists());
+    let o = bin()
+        .args(["verify", "--claim", "no.such.claim"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn fixtures_check_passes_and_a_changed_value_fails_naming_the_tc_id() {
+    let files: Vec<PathBuf> = [
+        "core/rng.json",
+        "bgm23/gap_function.json",
+        "bgm23/weak_strong_gap.json",
+    ]
+    .iter()
+    .map(|p| PathBuf::from("fixtures").join(p))
+    .collect();
+    let o = bin()
+        .args(["fixtures", "check"])
+        .args(&files)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    // Change one expected value in a copy.
+    let text = std::fs::read_to_string("fixtures/bgm23/gap_function.json").unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let t = &mut v["testGroups"][0]["tests"][1];
+    let tc = t["tcId"].as_u64().unwrap();
+    let g = t["expected"]["gap"].as_f64().unwrap();
+    t["expected"]["gap"] = serde_json::json!(g * (1.0 + 1e-6) + 1e-9);
+    let d = tmpdir("fixcheck");
+    let p = d.join("changed.json");
+    std::fs::write(&p, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let o = bin().args(["fixtures", "check"]).arg(&p).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains(&format!("tcId {tc}: FAIL")), "{out}");
+    // Accepting an invalid test is a failure too: flip an invalid test to valid.
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let tests = v["testGroups"][0]["tests"].as_array_mut().unwrap();
+    let inv = tests.iter_mut().find(|t| t["result"] == "invalid").unwrap();
+    inv["result"] = serde_json::json!("valid");
+    std::fs::write(&p, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let o = bin().args(["fixtures", "check"]).arg(&p).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+}
