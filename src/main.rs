@@ -188,6 +188,8 @@ fn main() -> ExitCode {
                     "{}",
                     serde_json::to_string_pretty(&rows).expect("serializable")
                 );
+                // The summary table still reaches the terminal, on stderr.
+                eprint!("{}", report::summary(&rows));
             } else {
                 print!("{}", report::summary(&rows));
                 println!(

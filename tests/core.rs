@@ -416,3 +416,69 @@ fn lin_box_lipschitz_constant_is_exact() {
     let (gw, gt) = f.grad(&[0.1], &[0.2], &support[0]);
     assert!((linalg::norm2(&linalg::concat(&gw, &gt)) - 1.0).abs() <= 1e-15);
 }
+
+/// VI gaps of an affine monotone operator (BG23 eq. (1.1)'s integrand): ≥ 0, ≤ the Stampacchia
+/// gap by monotonicity, 0 at the VI solution; and for a saddle operator, ≤ the saddle gap Ĝap.
+#[test]
+fn vi_gap_properties_on_affine_operators() {
+    use dpsaddle::problem::monotone::{stampacchia_gap, AffineOp, MonotoneOp};
+    use dpsaddle::problem::Mixture;
+    // The saddle operator of QuadBilinear with α = γ = μ and no regularizer is z ↦ Mz + q with
+    // M = [[μI, C], [−Cᵀ, μI]] (isotropic symmetric part) and q = [a; b].
+    let c = Matrix::from_rows(vec![vec![0.5, -0.3], vec![0.2, 0.7]]).unwrap();
+    for mu in [0.0, 0.4] {
+        let dom = Domain::Box {
+            lo: vec![-0.5; 2],
+            hi: vec![0.5; 2],
+        };
+        let f = QuadBilinear::data_affine(dom.clone(), dom.clone(), c.clone(), mu, mu).unwrap();
+        let s = Dataset::new(vec![vec![0.3, -0.1, 0.2, 0.5], vec![-0.2, 0.4, 0.1, 0.0]]).unwrap();
+        let obj = Objective::empirical(&s);
+        let (m, q) = f.affine_operator(&obj);
+        let op = AffineOp::new(m, Domain::Product(vec![dom.clone(), dom.clone()])).unwrap();
+        let data = Mixture::single(&q);
+        let mut st = Stream::new(3, "test/vi");
+        for _ in 0..300 {
+            let z: Vec<f64> = (0..4).map(|_| st.uniform() - 0.5).collect();
+            let g = op.vi_gap(&data, &z).unwrap();
+            let sg = stampacchia_gap(&op, &data, &z);
+            let (w, t) = linalg::split(&z, 2);
+            let saddle = gap_function(&f, &obj, &w, &t).unwrap().gap;
+            assert!(g >= -1e-12, "vi gap {g}");
+            assert!(g <= sg + 1e-12, "vi gap {g} > stampacchia {sg}");
+            assert!(g <= saddle + 1e-12, "vi gap {g} > saddle gap {saddle}");
+        }
+    }
+    // A negative control: a non-monotone M (negative symmetric part) is rejected.
+    let bad = AffineOp::new(
+        Matrix::from_rows(vec![vec![-1.0, 0.0], vec![0.0, -1.0]]).unwrap(),
+        Domain::Box {
+            lo: vec![-1.0; 2],
+            hi: vec![1.0; 2],
+        },
+    )
+    .unwrap();
+    assert!(bad
+        .vi_gap(&Mixture::single(&[0.0, 0.0]), &[0.1, 0.2])
+        .is_err());
+}
+
+/// Output variance and sensitivity on closed-form cases.
+#[test]
+fn output_variance_and_sensitivity_closed_forms() {
+    use dpsaddle::stability::{output_variance, sensitivity};
+    // Two equally likely outputs ±e₁: E A = 0, τ² = 1.
+    let v = output_variance(&[(0.5, vec![1.0, 0.0]), (0.5, vec![-1.0, 0.0])]);
+    assert!((v - 1.0).abs() <= 1e-15);
+    // The mean of n points in a support with diameter D has sensitivity max‖x − x′‖/n.
+    let s = Dataset::new(vec![vec![0.0, 0.0], vec![1.0, 0.0], vec![0.0, 1.0]]).unwrap();
+    let support = vec![
+        vec![0.0, 0.0],
+        vec![1.0, 0.0],
+        vec![0.0, 1.0],
+        vec![-1.0, -1.0],
+    ];
+    let sens = sensitivity(|d: &Dataset| Ok(d.mean()), &s, &support).unwrap();
+    // Worst move: (1,0) → (−1,−1) or (0,1) → (−1,−1): distance √5, divided by n = 3.
+    assert!((sens - 5f64.sqrt() / 3.0).abs() <= 1e-15, "{sens}");
+}

@@ -2,9 +2,14 @@
 //! (BG23 §2; BGM24's SVI setting). For this foundation: affine operators z ↦ M z + x with data
 //! x ∈ ℝ^d, monotone when M + Mᵀ ⪰ 0, and the saddle operator of any [`SaddleFn`].
 //!
-//! VI gaps of the mean operator Ḡ(z) = Σ_j π_j G(z; x_j) on the domain Z:
-//! * weak: max_{u∈Z} ⟨Ḡ(u), z − u⟩;
-//! * strong: max_{u∈Z} ⟨Ḡ(z), z − u⟩ = ⟨Ḡ(z), z⟩ + σ_Z(−Ḡ(z)).
+//! Gap functions of the mean operator Ḡ(z) = Σ_j π_j G(z; x_j) on the domain Z:
+//! * [`MonotoneOp::vi_gap`]: sup_{u∈Z} ⟨Ḡ(u), z − u⟩, the quantity inside BG23's VI gaps
+//!   (eq. (1.1), strong: its expectation; eq. (1.2), weak: the expectation over S inside the sup);
+//! * [`stampacchia_gap`]: sup_{u∈Z} ⟨Ḡ(z), z − u⟩ = ⟨Ḡ(z), z⟩ + σ_Z(−Ḡ(z)), which is ≥ vi_gap by
+//!   monotonicity (⟨Ḡ(u), z − u⟩ ≤ ⟨Ḡ(z), z − u⟩).
+//!
+//! (BG23's "strong"/"weak" refer to where the expectation over S sits, as for BGM23's saddle
+//! gaps; both use the vi_gap integrand.)
 
 use crate::error::{invalid, Error, Result};
 use crate::geometry::Domain;
@@ -21,8 +26,9 @@ pub trait MonotoneOp: Sync {
     fn point_dim(&self) -> usize;
     /// G(z; x).
     fn eval(&self, z: &[f64], x: &[f64]) -> Vec<f64>;
-    /// The weak VI gap of the mean operator, where closed form (else `Unsupported`).
-    fn vi_gap_weak(&self, data: &Mixture, z: &[f64]) -> Result<f64>;
+    /// sup_{u∈Z} ⟨Ḡ(u), z − u⟩ for the mean operator (BG23 eq. (1.1)'s integrand), where closed
+    /// form (else `Unsupported`).
+    fn vi_gap(&self, data: &Mixture, z: &[f64]) -> Result<f64>;
 }
 
 /// Ḡ(z) = Σ_j π_j G(z; x_j), in index order.
@@ -34,8 +40,8 @@ pub fn mean_operator(op: &dyn MonotoneOp, data: &Mixture, z: &[f64]) -> Vec<f64>
     g
 }
 
-/// The strong VI gap max_{u∈Z} ⟨Ḡ(z), z − u⟩ = ⟨Ḡ(z), z⟩ + σ_Z(−Ḡ(z)).
-pub fn vi_gap_strong(op: &dyn MonotoneOp, data: &Mixture, z: &[f64]) -> f64 {
+/// sup_{u∈Z} ⟨Ḡ(z), z − u⟩ = ⟨Ḡ(z), z⟩ + σ_Z(−Ḡ(z)) (≥ [`MonotoneOp::vi_gap`] for monotone G).
+pub fn stampacchia_gap(op: &dyn MonotoneOp, data: &Mixture, z: &[f64]) -> f64 {
     let g = mean_operator(op, data, z);
     linalg::dot(&g, z) + op.domain().support(&linalg::scale(-1.0, &g))
 }
@@ -100,7 +106,7 @@ impl MonotoneOp for AffineOp {
     }
     /// With (M + Mᵀ)/2 = μI and q = x̄: ⟨Mu + q, z − u⟩ = −μ‖u‖² + ⟨Mᵀz − q, u⟩ + ⟨q, z⟩, maximized
     /// by the projection of (Mᵀz − q)/(2μ) (μ > 0) or the LMO of Mᵀz − q (μ = 0).
-    fn vi_gap_weak(&self, data: &Mixture, z: &[f64]) -> Result<f64> {
+    fn vi_gap(&self, data: &Mixture, z: &[f64]) -> Result<f64> {
         let mu = self.isotropic_part().ok_or_else(|| {
             Error::Unsupported("weak VI gap is closed form only for isotropic sym(M)".into())
         })?;
@@ -120,8 +126,8 @@ impl MonotoneOp for AffineOp {
 }
 
 /// The saddle operator g = [∇_w f, −∇_θ f] of a [`SaddleFn`] as a monotone operator on W×Θ
-/// (BGM23 L100). Its weak VI gap is not closed form in general (`Unsupported`); the saddle gap
-/// Ĝap bounds it from above.
+/// (BGM23 L100). Its VI gap is not closed form in general (`Unsupported`); the saddle gap Ĝap
+/// bounds it from above.
 pub struct SaddleOperator<'a> {
     f: &'a dyn SaddleFn,
     domain: Domain,
@@ -152,9 +158,9 @@ impl MonotoneOp for SaddleOperator<'_> {
         let (gw, gt) = self.f.grad(&w, &t, x);
         linalg::concat(&gw, &linalg::scale(-1.0, &gt))
     }
-    fn vi_gap_weak(&self, _data: &Mixture, _z: &[f64]) -> Result<f64> {
+    fn vi_gap(&self, _data: &Mixture, _z: &[f64]) -> Result<f64> {
         Err(Error::Unsupported(
-            "weak VI gap of a general saddle operator".into(),
+            "the VI gap of a general saddle operator".into(),
         ))
     }
 }
