@@ -79,3 +79,79 @@ pub struct PrivacyLedger {
     /// The event.
     pub event: DpEvent,
 }
+
+use crate::error::{invalid, Result};
+
+impl DpEvent {
+    /// Check every parameter of the tree: noise multipliers > 0 and finite, q ∈ (0, 1],
+    /// 1 ≤ m ≤ n, count ≥ 1; errors name the path of the offending field, e.g.
+    /// `event.self_composed.event.poisson_sampled.q`.
+    pub fn validate(&self) -> Result<()> {
+        self.validate_at("event")
+    }
+
+    fn validate_at(&self, path: &str) -> Result<()> {
+        let pos = |field: String, v: f64| -> Result<()> {
+            if v.is_finite() && v > 0.0 {
+                Ok(())
+            } else {
+                Err(invalid(field, format!("must be finite and > 0, got {v}")))
+            }
+        };
+        match self {
+            DpEvent::Gaussian { noise_multiplier } => pos(
+                format!("{path}.gaussian.noise_multiplier"),
+                *noise_multiplier,
+            ),
+            DpEvent::Laplace { noise_multiplier } => pos(
+                format!("{path}.laplace.noise_multiplier"),
+                *noise_multiplier,
+            ),
+            DpEvent::SelfComposed { count, event } => {
+                if *count == 0 {
+                    return Err(invalid(
+                        format!("{path}.self_composed.count"),
+                        "must be ≥ 1",
+                    ));
+                }
+                event.validate_at(&format!("{path}.self_composed.event"))
+            }
+            DpEvent::Composed(v) | DpEvent::ParallelComposed(v) => {
+                let name = if matches!(self, DpEvent::Composed(_)) {
+                    "composed"
+                } else {
+                    "parallel_composed"
+                };
+                for (i, e) in v.iter().enumerate() {
+                    e.validate_at(&format!("{path}.{name}[{i}]"))?;
+                }
+                Ok(())
+            }
+            DpEvent::PoissonSampled { q, event } => {
+                if !(q.is_finite() && *q > 0.0 && *q <= 1.0) {
+                    return Err(invalid(
+                        format!("{path}.poisson_sampled.q"),
+                        format!("must be in (0, 1], got {q}"),
+                    ));
+                }
+                event.validate_at(&format!("{path}.poisson_sampled.event"))
+            }
+            DpEvent::SampledWithoutReplacement { n, m, event }
+            | DpEvent::SampledWithReplacement { n, m, event } => {
+                let name = if matches!(self, DpEvent::SampledWithoutReplacement { .. }) {
+                    "sampled_without_replacement"
+                } else {
+                    "sampled_with_replacement"
+                };
+                if *n == 0 || *m == 0 || (*m > *n && name == "sampled_without_replacement") {
+                    return Err(invalid(
+                        format!("{path}.{name}.m"),
+                        format!("need 1 ≤ m ≤ n (got n = {n}, m = {m})"),
+                    ));
+                }
+                event.validate_at(&format!("{path}.{name}.event"))
+            }
+            DpEvent::PostProcessing | DpEvent::NoOp => Ok(()),
+        }
+    }
+}

@@ -4,7 +4,19 @@
 //! the classic Gaussian calibration; accountants that price an event tree (RDP, PLD, zCDP, GDP,
 //! moments accountant) and the analytic calibration are the privacy layer's (issue 3).
 
+pub mod accountant;
+pub mod analytic;
+pub mod audit;
+pub mod composition;
+pub mod discrete_gaussian;
 pub mod event;
+pub mod gdp;
+pub mod moments;
+pub mod pld;
+pub mod rdp;
+pub mod replacement;
+pub mod special;
+pub mod zcdp;
 
 pub use event::{DpEvent, Neighbouring, PrivacyLedger};
 

@@ -1,0 +1,2 @@
+//! Privacy benchmarks (being written).
+fn main() {}
