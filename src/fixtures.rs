@@ -10,10 +10,9 @@
 //! rejected by the computation (an error), never answered.
 
 use crate::algorithms::{Algorithm, RegularizedSaddlePoint};
-use crate::claims::core::mode_of_halves_outputs;
 use crate::error::{invalid, Error, Result};
-use crate::gap::{gap_function, strong_gap, weak_gap};
-use crate::problem::{Dataset, FiniteDist, Mixture, Objective, ProblemSpec, Regularizer};
+use crate::gap::gap_function;
+use crate::problem::{Dataset, Mixture, Objective, ProblemSpec, Regularizer};
 use crate::rng::{fnv1a64, NoiseSource, Stream};
 use crate::stability::uas_over_support;
 use serde::{Deserialize, Serialize};
@@ -163,22 +162,25 @@ pub fn compute(kind: &str, params: &Value, inputs: &Value) -> Result<Value> {
             Ok(json!({"delta": rep.delta, "lemma2_bound": alg.stability_bound(l, n)}))
         }
         "ModeOfHalvesGaps" => {
-            let n: usize = field(inputs, "n")?;
+            let n: u64 = field(inputs, "n")?;
             let p: f64 = field(inputs, "p")?;
             let s0: f64 = field(inputs, "s0")?;
             if !(0.0..=1.0).contains(&p) {
                 return Err(invalid("p", "must be in [0, 1]"));
             }
+            if !(-1.0..=1.0).contains(&s0) {
+                return Err(invalid("s0", "must be in [−1, 1]"));
+            }
             if n < 2 {
                 return Err(invalid("n", "must be ≥ 2 (two non-empty halves)"));
             }
-            let f = ProblemSpec::Bgm23Prop13.build()?;
-            let d = FiniteDist::new(vec![vec![1.0], vec![-1.0]], vec![p, 1.0 - p])?;
-            let obj = Objective::population(&d);
-            let outs = mode_of_halves_outputs(p, n, s0)?;
+            // Exact rationals at the exact binary values of p and s0, rounded once at the end.
+            let pr = crate::exact::from_f64_exact(p).expect("finite");
+            let sr = crate::exact::from_f64_exact(s0).expect("finite");
+            let (strong, weak) = crate::exact::prop13::mode_of_halves_gaps(&pr, n, &sr);
             Ok(json!({
-                "strong_gap": strong_gap(f.as_ref(), &obj, &outs)?,
-                "weak_gap": weak_gap(f.as_ref(), &obj, &outs)?,
+                "strong_gap": crate::exact::to_f64(&strong),
+                "weak_gap": crate::exact::to_f64(&weak),
             }))
         }
         other => Err(invalid(
@@ -634,7 +636,7 @@ fn mode_file() -> Result<FixtureFile> {
         &[
             (
                 "Enumerated",
-                "Exact expectation over both halves' binomial counts.",
+                "Exact rational expectation over both halves' binomial counts at the exact binary value of p, rounded once.",
             ),
             ("BadInput", "Input that must be rejected."),
         ],

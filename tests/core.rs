@@ -482,3 +482,47 @@ fn output_variance_and_sensitivity_closed_forms() {
     // Worst move: (1,0) → (−1,−1) or (0,1) → (−1,−1): distance √5, divided by n = 3.
     assert!((sens - 5f64.sqrt() / 3.0).abs() <= 1e-15, "{sens}");
 }
+
+/// The float gap code on Prop 13's mode-of-halves output distribution agrees with the exact
+/// rational closed form (Gap = E|w̄| + E|θ̄|, Gap_weak = |E w̄| + |E θ̄|) to 1e-14 absolute, and the
+/// weak gap is exactly 0 when p = 1/2 with no ties (n ≡ 2 mod 4) or s0 = 0.
+#[test]
+fn mode_of_halves_float_gaps_match_exact_rationals() {
+    use dpsaddle::claims::core::mode_of_halves_outputs;
+    use dpsaddle::gap::{strong_gap, weak_gap};
+    use dpsaddle::problem::FiniteDist;
+    let f = QuadBilinear::bgm23_prop13();
+    for (p, pr) in [(0.5, exact::rat(1, 2)), (0.75, exact::rat(3, 4))] {
+        for (s0, sr) in [
+            (0.0, exact::rat(0, 1)),
+            (1.0, exact::rat(1, 1)),
+            (-1.0, exact::rat(-1, 1)),
+        ] {
+            for n in 2..=16u64 {
+                let d = FiniteDist::new(vec![vec![1.0], vec![-1.0]], vec![p, 1.0 - p]).unwrap();
+                let obj = Objective::population(&d);
+                let outs = mode_of_halves_outputs(p, n as usize, s0).unwrap();
+                let (es, ew) = exact::prop13::mode_of_halves_gaps(&pr, n, &sr);
+                let s = strong_gap(&f, &obj, &outs).unwrap();
+                let w = weak_gap(&f, &obj, &outs).unwrap();
+                assert!(
+                    (s - es.to_f64().unwrap()).abs() <= 1e-14,
+                    "strong n={n} p={p} s0={s0}: {s} vs {es}"
+                );
+                assert!(
+                    (w - ew.to_f64().unwrap()).abs() <= 1e-14,
+                    "weak n={n} p={p} s0={s0}: {w} vs {ew}"
+                );
+                if p == 0.5 && (n % 4 == 2 || s0 == 0.0) {
+                    assert!(
+                        num_traits::Zero::is_zero(&ew),
+                        "exact weak gap is 0 at n={n}, s0={s0}"
+                    );
+                }
+                if p == 0.5 && n % 4 == 2 {
+                    assert_eq!(es, exact::rat(2, 1), "strong gap exactly 2 at n={n}");
+                }
+            }
+        }
+    }
+}
