@@ -526,3 +526,52 @@ fn mode_of_halves_float_gaps_match_exact_rationals() {
         }
     }
 }
+
+/// The convex–concave (μ = 0) path: extragradient with the gap certificate on P13 (f = wθ, saddle
+/// point (0, 0)) and on a coupled LIN-ball instance; the certificate is met and the returned gap is
+/// the gap at the returned point.
+#[test]
+fn convex_concave_solver_certifies_by_gap() {
+    let f = QuadBilinear::bgm23_prop13();
+    let s = Dataset::new(vec![vec![1.0]]).unwrap();
+    let obj = Objective::empirical(&s);
+    let cert = saddle_point(&f, &obj, &SolveOptions::default()).unwrap();
+    assert_eq!(cert.modulus, 0.0);
+    assert!(cert.dist_bound.is_none());
+    assert!(cert.gap <= cert.tolerance);
+    let g = gap_function(&f, &obj, &cert.w, &cert.theta).unwrap().gap;
+    assert_eq!(g, cert.gap);
+    assert!(
+        cert.w[0].abs() + cert.theta[0].abs() <= 1e-11,
+        "Ĝap = |w| + |θ| here"
+    );
+    // A starting point must not matter for the certificate.
+    let c = Matrix::from_rows(vec![vec![1.0, 0.2], vec![-0.3, 0.8]]).unwrap();
+    let f = QuadBilinear::data_affine(
+        Domain::Ball {
+            center: vec![0.0; 2],
+            radius: 1.0,
+        },
+        Domain::Ball {
+            center: vec![0.0; 2],
+            radius: 1.0,
+        },
+        c,
+        0.0,
+        0.0,
+    )
+    .unwrap();
+    let s = Dataset::new(vec![vec![0.1, -0.2, 0.3, 0.05]]).unwrap();
+    let obj = Objective::empirical(&s);
+    let cert = saddle_point(&f, &obj, &SolveOptions::default()).unwrap();
+    assert!(cert.gap <= cert.tolerance, "{cert:?}");
+    // An iteration cap too small is an error, never a silent uncertified answer.
+    let opts = SolveOptions {
+        max_iters: 3,
+        ..SolveOptions::default()
+    };
+    assert!(matches!(
+        saddle_point(&f, &obj, &opts),
+        Err(dpsaddle::Error::NotCertified(_))
+    ));
+}
