@@ -76,6 +76,22 @@ pub struct Certified {
     pub method: String,
 }
 
+/// (Π_W(w − η g_w), Π_Θ(θ − η g_θ)).
+fn projected_step(
+    f: &dyn SaddleFn,
+    w: &[f64],
+    t: &[f64],
+    g: &(Vec<f64>, Vec<f64>),
+    eta: f64,
+) -> (Vec<f64>, Vec<f64>) {
+    (
+        f.domain_w()
+            .project(&linalg::sub(w, &linalg::scale(eta, &g.0))),
+        f.domain_theta()
+            .project(&linalg::sub(t, &linalg::scale(eta, &g.1))),
+    )
+}
+
 /// The saddle point of `obj`, certified (see the module doc).
 pub fn saddle_point(f: &dyn SaddleFn, obj: &Objective, opts: &SolveOptions) -> Result<Certified> {
     let start = (f.domain_w().center(), f.domain_theta().center());
@@ -150,6 +166,9 @@ pub fn saddle_point_from(
     let mut kept: Option<Certified> = None;
     let mut stale = 0usize;
     for k in 0..opts.max_iters {
+        // The extrapolation point z½ = Π(z − ηG(z)); z − z½ is also the projected residual r(z).
+        let g = oracle.objective_operator(&agg, &w, &t);
+        let (wh, th) = projected_step(f, &w, &t, &g, eta);
         if k % opts.check_every.max(1) == 0 {
             let (gap, tol) = certify(f, obj, &w, &t, opts.tol_rel)?;
             best_gap = best_gap.min(gap);
@@ -165,17 +184,10 @@ pub fn saddle_point_from(
                 ));
             }
             if gap <= tol {
-                let (gw, gt) = oracle.objective_operator(&agg, &w, &t);
-                let pw = f
-                    .domain_w()
-                    .project(&linalg::sub(&w, &linalg::scale(eta, &gw)));
-                let pt = f
-                    .domain_theta()
-                    .project(&linalg::sub(&t, &linalg::scale(eta, &gt)));
                 // The computed residual plus a rounding allowance of 4 ulps of the iterate's scale.
                 let r = linalg::norm2(&linalg::concat(
-                    &linalg::sub(&w, &pw),
-                    &linalg::sub(&t, &pt),
+                    &linalg::sub(&w, &wh),
+                    &linalg::sub(&t, &th),
                 )) + 4.0 * f64::EPSILON * (1.0 + linalg::norm2(&linalg::concat(&w, &t)));
                 let res_bound = (1.0 + eta * lg) / (eta * mu) * r;
                 let best = kept
@@ -208,21 +220,9 @@ pub fn saddle_point_from(
                 }
             }
         }
-        // Extrapolation then update: z½ = Π(z − ηG(z)), z⁺ = Π(z − ηG(z½)).
-        let (gw, gt) = oracle.objective_operator(&agg, &w, &t);
-        let wh = f
-            .domain_w()
-            .project(&linalg::sub(&w, &linalg::scale(eta, &gw)));
-        let th = f
-            .domain_theta()
-            .project(&linalg::sub(&t, &linalg::scale(eta, &gt)));
-        let (gw, gt) = oracle.objective_operator(&agg, &wh, &th);
-        w = f
-            .domain_w()
-            .project(&linalg::sub(&w, &linalg::scale(eta, &gw)));
-        t = f
-            .domain_theta()
-            .project(&linalg::sub(&t, &linalg::scale(eta, &gt)));
+        // The update z⁺ = Π(z − ηG(z½)).
+        let g = oracle.objective_operator(&agg, &wh, &th);
+        (w, t) = projected_step(f, &w, &t, &g, eta);
     }
     if let Some(c) = kept {
         return Ok(c);
