@@ -1,8 +1,11 @@
-//! BGM23 (Bassily, Guzmán, Menart, COLT 2023): the items the shared core implements.
+//! BGM23 (Bassily, Guzmán, Menart, COLT 2023): the items the shared core implements; §5 and
+//! Lemmas 6–7 in [`section5`].
 
-use super::instances::{self, Instance};
-use super::{BoundCheck, Budget, Claim, Evidence, Kind};
+pub mod section5;
+
 use crate::algorithms::RegularizedSaddlePoint;
+use crate::claims::instances::{self, Instance};
+use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
 use crate::error::Result;
 use crate::exact::{self, lin_box, BigRational};
 use crate::gap::gap_function;
@@ -14,8 +17,14 @@ use crate::solve::{saddle_point, SolveOptions};
 use crate::stability::uas_over_support;
 use num_traits::{ToPrimitive, Zero};
 
-/// The BGM23 claims of this module.
+/// The BGM23 claims.
 pub fn claims() -> Vec<Claim> {
+    let mut v = core_claims();
+    v.extend(section5::claims());
+    v
+}
+
+fn core_claims() -> Vec<Claim> {
     vec![
         Claim {
             id: "bgm23.fact1",
