@@ -265,6 +265,9 @@ fn main() -> ExitCode {
             let mut total = 0usize;
             for f in &files {
                 match fixtures::check_file(f) {
+                    Ok(vs) if vs.is_empty() => {
+                        println!("{}: skipped (not a fixture file)", f.display());
+                    }
                     Ok(vs) => {
                         for v in vs {
                             total += 1;

@@ -275,3 +275,30 @@ fn fixtures_check_passes_and_a_changed_value_fails_naming_the_tc_id() {
     let o = bin().args(["fixtures", "check"]).arg(&p).output().unwrap();
     assert_eq!(o.status.code(), Some(1));
 }
+
+#[test]
+fn fixtures_check_over_the_whole_tree_skips_non_fixture_json() {
+    let mut files = Vec::new();
+    let mut stack = vec![PathBuf::from("fixtures")];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "json") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.iter().any(|p| p.starts_with("fixtures/configs")));
+    let o = bin()
+        .args(["fixtures", "check"])
+        .args(&files)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("skipped (not a fixture file)"));
+    assert!(out.lines().last().unwrap().ends_with(" 0 failed"), "{out}");
+}
