@@ -12,6 +12,7 @@ pub mod discrete_gaussian;
 pub mod event;
 pub mod gdp;
 pub mod moments;
+pub mod papers;
 pub mod pld;
 pub mod rdp;
 pub mod replacement;
