@@ -69,6 +69,132 @@ enum Cmd {
         #[command(subcommand)]
         cmd: FixCmd,
     },
+    /// The command-line accountant: price an event tree, or calibrate a Gaussian mechanism.
+    Privacy {
+        #[command(subcommand)]
+        cmd: PrivCmd,
+    },
+}
+
+#[derive(Subcommand)]
+enum PrivCmd {
+    /// ε at δ for an event tree `{"relation": ..., "event": ...}` (JSON file).
+    Epsilon {
+        /// The event file.
+        #[arg(long)]
+        event: PathBuf,
+        /// δ ∈ (0, 1).
+        #[arg(long)]
+        delta: f64,
+        /// pld | rdp | gdp | zcdp | moments (default: the tightest that supports the event).
+        #[arg(long)]
+        accountant: Option<String>,
+        /// JSON output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// δ at ε for an event tree.
+    Delta {
+        /// The event file.
+        #[arg(long)]
+        event: PathBuf,
+        /// ε ≥ 0.
+        #[arg(long)]
+        epsilon: f64,
+        /// pld | rdp | gdp | zcdp | moments (default: the tightest that supports the event).
+        #[arg(long)]
+        accountant: Option<String>,
+        /// JSON output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// σ of the Gaussian mechanism for (ε, δ) and ℓ2 sensitivity Δ.
+    Calibrate {
+        /// ε > 0.
+        #[arg(long)]
+        epsilon: f64,
+        /// δ ∈ (0, 1).
+        #[arg(long)]
+        delta: f64,
+        /// Δ ≥ 0.
+        #[arg(long)]
+        sensitivity: f64,
+        /// analytic (Balle–Wang 2018) or classic (√(2 ln(1.25/δ))Δ/ε, valid for ε ≤ 1).
+        #[arg(long, default_value = "analytic")]
+        method: String,
+        /// JSON output.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn read_ledger(path: &std::path::Path) -> Result<dpsaddle::privacy::PrivacyLedger, Error> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::Io {
+        path: path.display().to_string(),
+        source: e,
+    })?;
+    let ledger: dpsaddle::privacy::PrivacyLedger =
+        serde_json::from_str(&text).map_err(|e| Error::Json {
+            path: path.display().to_string(),
+            msg: e.to_string(),
+        })?;
+    ledger.event.validate()?;
+    Ok(ledger)
+}
+
+fn privacy_cmd(cmd: PrivCmd) -> Result<serde_json::Value, Error> {
+    use dpsaddle::privacy::accountant::{by_name, tightest_delta, tightest_epsilon};
+    match cmd {
+        PrivCmd::Epsilon {
+            event,
+            delta,
+            accountant,
+            ..
+        } => {
+            let ledger = read_ledger(&event)?;
+            let r = match accountant {
+                Some(name) => by_name(&name)?.epsilon(&ledger, delta)?,
+                None => tightest_epsilon(&ledger, delta)?,
+            };
+            Ok(
+                serde_json::json!({"epsilon": r.epsilon, "delta": r.delta, "order": r.order, "accountant": r.accountant}),
+            )
+        }
+        PrivCmd::Delta {
+            event,
+            epsilon,
+            accountant,
+            ..
+        } => {
+            let ledger = read_ledger(&event)?;
+            let (d, name) = match accountant {
+                Some(name) => (by_name(&name)?.delta(&ledger, epsilon)?, name),
+                None => tightest_delta(&ledger, epsilon)?,
+            };
+            Ok(serde_json::json!({"delta": d, "epsilon": epsilon, "accountant": name}))
+        }
+        PrivCmd::Calibrate {
+            epsilon,
+            delta,
+            sensitivity,
+            method,
+            ..
+        } => {
+            use dpsaddle::privacy::analytic::{calibrate, CalibrationMethod};
+            let m = match method.as_str() {
+                "analytic" => CalibrationMethod::Analytic,
+                "classic" => CalibrationMethod::Classic,
+                other => {
+                    return Err(dpsaddle::error::invalid(
+                        "method",
+                        format!("unknown method `{other}`; known: analytic, classic"),
+                    ))
+                }
+            };
+            let c = calibrate(m, sensitivity, epsilon, delta)?;
+            Ok(serde_json::to_value(&c).expect("serializable"))
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -241,6 +367,29 @@ fn main() -> ExitCode {
                         println!("population gap {}", v["population_gap"]);
                         println!("grad evals     {}", v["grad_evals"]);
                         println!("ledger         {}", v["ledger"]);
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => bad(e),
+            }
+        }
+        Cmd::Privacy { cmd } => {
+            let json = match &cmd {
+                PrivCmd::Epsilon { json, .. }
+                | PrivCmd::Delta { json, .. }
+                | PrivCmd::Calibrate { json, .. } => *json,
+            };
+            match privacy_cmd(cmd) {
+                Ok(v) => {
+                    if json {
+                        println!(
+                            "{}",
+                            serde_json::to_string_pretty(&v).expect("serializable")
+                        );
+                    } else if let Some(obj) = v.as_object() {
+                        for (k, x) in obj {
+                            println!("{k:<16} {x}");
+                        }
                     }
                     ExitCode::SUCCESS
                 }

@@ -53,3 +53,78 @@ pub fn check_epsilon(epsilon: f64) -> Result<()> {
 pub fn is_unsupported(e: &Error) -> bool {
     matches!(e, Error::Unsupported(_))
 }
+
+/// The accountants by command-line name.
+pub const ACCOUNTANTS: &[&str] = &["pld", "rdp", "gdp", "zcdp", "moments"];
+
+/// An accountant by name (`pld`, `rdp`, `gdp`, `zcdp`, `moments`), with its default settings.
+pub fn by_name(name: &str) -> Result<Box<dyn Accountant>> {
+    Ok(match name {
+        "pld" => Box::new(crate::privacy::pld::PldAccountant::default()),
+        "rdp" => Box::new(crate::privacy::rdp::RdpAccountant::default()),
+        "gdp" => Box::new(crate::privacy::gdp::GdpAccountant),
+        "zcdp" => Box::new(crate::privacy::zcdp::ZcdpAccountant),
+        "moments" => Box::new(crate::privacy::moments::MomentsAccountant::default()),
+        other => {
+            return Err(invalid(
+                "accountant",
+                format!(
+                    "unknown accountant `{other}`; known: {}",
+                    ACCOUNTANTS.join(", ")
+                ),
+            ))
+        }
+    })
+}
+
+/// The smallest ε at δ over every accountant that supports the ledger (each is a valid upper
+/// bound, so their minimum is too). `Unsupported`, listing every refusal, when none does; bad
+/// input is reported as such, never masked as a refusal.
+pub fn tightest_epsilon(ledger: &PrivacyLedger, delta: f64) -> Result<EpsilonReport> {
+    check_delta(delta)?;
+    ledger.event.validate()?;
+    let mut best: Option<EpsilonReport> = None;
+    let mut refusals = Vec::new();
+    for name in ACCOUNTANTS {
+        match by_name(name)?.epsilon(ledger, delta) {
+            Ok(r) => {
+                if best.as_ref().is_none_or(|b| r.epsilon < b.epsilon) {
+                    best = Some(r);
+                }
+            }
+            Err(e) if is_unsupported(&e) => refusals.push(format!("{name}: {e}")),
+            Err(e) => return Err(e),
+        }
+    }
+    best.ok_or_else(|| {
+        Error::Unsupported(format!(
+            "no accountant prices this event ({})",
+            refusals.join("; ")
+        ))
+    })
+}
+
+/// The smallest δ at ε over every accountant that supports the ledger, with its name.
+pub fn tightest_delta(ledger: &PrivacyLedger, epsilon: f64) -> Result<(f64, String)> {
+    check_epsilon(epsilon)?;
+    ledger.event.validate()?;
+    let mut best: Option<(f64, String)> = None;
+    let mut refusals = Vec::new();
+    for name in ACCOUNTANTS {
+        match by_name(name)?.delta(ledger, epsilon) {
+            Ok(d) => {
+                if best.as_ref().is_none_or(|b| d < b.0) {
+                    best = Some((d, name.to_string()));
+                }
+            }
+            Err(e) if is_unsupported(&e) => refusals.push(format!("{name}: {e}")),
+            Err(e) => return Err(e),
+        }
+    }
+    best.ok_or_else(|| {
+        Error::Unsupported(format!(
+            "no accountant prices this event ({})",
+            refusals.join("; ")
+        ))
+    })
+}

@@ -87,34 +87,37 @@ impl DpEvent {
     /// 1 ≤ m ≤ n, count ≥ 1; errors name the path of the offending field, e.g.
     /// `event.self_composed.event.poisson_sampled.q`.
     pub fn validate(&self) -> Result<()> {
-        self.validate_at("event")
+        self.validate_at(&|| "event".to_string())
     }
 
-    fn validate_at(&self, path: &str) -> Result<()> {
-        let pos = |field: String, v: f64| -> Result<()> {
+    /// The path is built only when an error is reported: validating a list of 10⁵ events formats
+    /// nothing on success.
+    fn validate_at(&self, path: &dyn Fn() -> String) -> Result<()> {
+        let pos = |field: &str, v: f64| -> Result<()> {
             if v.is_finite() && v > 0.0 {
                 Ok(())
             } else {
-                Err(invalid(field, format!("must be finite and > 0, got {v}")))
+                Err(invalid(
+                    format!("{}.{field}", path()),
+                    format!("must be finite and > 0, got {v}"),
+                ))
             }
         };
         match self {
-            DpEvent::Gaussian { noise_multiplier } => pos(
-                format!("{path}.gaussian.noise_multiplier"),
-                *noise_multiplier,
-            ),
-            DpEvent::Laplace { noise_multiplier } => pos(
-                format!("{path}.laplace.noise_multiplier"),
-                *noise_multiplier,
-            ),
+            DpEvent::Gaussian { noise_multiplier } => {
+                pos("gaussian.noise_multiplier", *noise_multiplier)
+            }
+            DpEvent::Laplace { noise_multiplier } => {
+                pos("laplace.noise_multiplier", *noise_multiplier)
+            }
             DpEvent::SelfComposed { count, event } => {
                 if *count == 0 {
                     return Err(invalid(
-                        format!("{path}.self_composed.count"),
+                        format!("{}.self_composed.count", path()),
                         "must be ≥ 1",
                     ));
                 }
-                event.validate_at(&format!("{path}.self_composed.event"))
+                event.validate_at(&|| format!("{}.self_composed.event", path()))
             }
             DpEvent::Composed(v) | DpEvent::ParallelComposed(v) => {
                 let name = if matches!(self, DpEvent::Composed(_)) {
@@ -123,18 +126,18 @@ impl DpEvent {
                     "parallel_composed"
                 };
                 for (i, e) in v.iter().enumerate() {
-                    e.validate_at(&format!("{path}.{name}[{i}]"))?;
+                    e.validate_at(&|| format!("{}.{name}[{i}]", path()))?;
                 }
                 Ok(())
             }
             DpEvent::PoissonSampled { q, event } => {
                 if !(q.is_finite() && *q > 0.0 && *q <= 1.0) {
                     return Err(invalid(
-                        format!("{path}.poisson_sampled.q"),
+                        format!("{}.poisson_sampled.q", path()),
                         format!("must be in (0, 1], got {q}"),
                     ));
                 }
-                event.validate_at(&format!("{path}.poisson_sampled.event"))
+                event.validate_at(&|| format!("{}.poisson_sampled.event", path()))
             }
             DpEvent::SampledWithoutReplacement { n, m, event }
             | DpEvent::SampledWithReplacement { n, m, event } => {
@@ -145,11 +148,11 @@ impl DpEvent {
                 };
                 if *n == 0 || *m == 0 || (*m > *n && name == "sampled_without_replacement") {
                     return Err(invalid(
-                        format!("{path}.{name}.m"),
+                        format!("{}.{name}.m", path()),
                         format!("need 1 ≤ m ≤ n (got n = {n}, m = {m})"),
                     ));
                 }
-                event.validate_at(&format!("{path}.{name}.event"))
+                event.validate_at(&|| format!("{}.{name}.event", path()))
             }
             DpEvent::PostProcessing | DpEvent::NoOp => Ok(()),
         }
