@@ -11,15 +11,16 @@
 //! | [`linalg`] | vectors with a fixed summation order; small dense matrices | — |
 //! | [`geometry`] | norms, domains (ball, box, simplex, ℓp ball, product), projections, LMOs | BGM24 setups |
 //! | [`rng`] | the reference randomness: ChaCha20 streams by label, sampling and replay | DESIGN "Randomness" |
-//! | [`exact`] | rationals, binomial / multinomial weights, dataset enumeration | — |
+//! | [`exact`] | rationals, binomial / multinomial weights, dataset enumeration, exact instances | BGM23 Lemma 2, Prop 13, Thm 15 |
 //! | [`problem`] | `SaddleFn`, `MonotoneOp`, datasets, finite distributions, regularizers, families | BGM23 §2, eq. (4) |
 //! | [`oracle`] | counted gradient / operator evaluations | BGM23 L100 |
 //! | [`gap`] | gap function, strong / weak / empirical gap, primal risk | BGM23 eqs. (2)–(3), L92–L98 |
 //! | [`solve`] | certified saddle-point solvers | BGM23 Lemma 3 (certificate → distance) |
 //! | [`stability`] | empirical uniform argument stability, sensitivity, output variance | BGM23 Def 1, Lemma 2 |
-//! | [`privacy`] | DpEvent ledger, calibration | BGM23 Thm 8 (ledger) |
-//! | [`algorithms`] | one file per algorithm | BGM23 eq. (4) |
-//! | [`claims`] | the registry: one claim per paper item, with negative controls | all |
+//! | [`privacy`] | DpEvent ledger; RDP, PLD, GDP, zCDP, moments accountants; analytic calibration; auditor; exact discrete Gaussian; the papers' calibrations | BGM23 Thm 8, 12, 21–22, Cor 16; KLLW22 Thm 1; BG23 Props 3–10, Thm 1; BGM24 Lemma 9, Thm 6; ZTOH22 Algs 1–5 |
+//! | [`algorithms`] | one file per algorithm | BGM23 eq. (4), Prop 13 (mode of halves), Thm 15 (regularized ERM) |
+//! | [`claims`] | the registry: one claim per paper item, with negative controls | all (`dpsaddle claims`) |
+//! | [`config`] | `dpsaddle run` configurations | — |
 //! | [`fixtures`] | JSON test vectors: generation and checking | — |
 //! | [`report`] | the `verify` report | — |
 //!

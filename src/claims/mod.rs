@@ -9,6 +9,7 @@
 pub mod bgm23;
 pub mod core;
 pub mod instances;
+pub mod privacy;
 
 use crate::error::Result;
 use serde::{Deserialize, Serialize};
@@ -249,6 +250,7 @@ impl Evidence {
 pub fn registry() -> Vec<Claim> {
     let mut v = core::claims();
     v.extend(bgm23::claims());
+    v.extend(privacy::claims());
     v
 }
 

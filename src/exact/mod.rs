@@ -16,6 +16,7 @@
 mod combinatorics;
 mod enumerate;
 pub mod lin_box;
+pub mod packing;
 pub mod prop13;
 
 pub use combinatorics::{binomial, ln_factorial, ln_multinomial, multinomial, num_count_vectors};

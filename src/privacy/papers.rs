@@ -174,9 +174,8 @@ impl Calibration {
         }
     }
 
-    /// The ε at the claimed δ by the RDP stand-in accountant (plus the bad event).
-    // TODO(lead): replace the stand-in with crate::privacy::rdp::RdpAccountant (keeping the
-    // with-replacement arm of replacement::rdp_curve).
+    /// The ε at the claimed δ by the RDP bound of [`replacement`] (which prices sampling with
+    /// replacement, unlike `crate::privacy::rdp::RdpAccountant`), plus the bad event.
     pub fn epsilon_rdp(&self) -> Result<f64> {
         self.with_bad_event(|d| Ok(replacement::rdp_epsilon(&self.ledger, d)?.0))
     }
@@ -237,25 +236,11 @@ fn check_count(field: &str, v: u64) -> Result<()> {
     }
 }
 
-/// The smallest noise multiplier z at which one Gaussian release is (ε, δ)-DP, exactly (the
-/// analytic Gaussian mechanism; bisection on the exact profile).
-// TODO(lead): replace with crate::privacy::analytic.
+/// The smallest noise multiplier z at which one Gaussian release is (ε, δ)-DP, exactly: the
+/// analytic Gaussian mechanism with Δ = 1 (`crate::privacy::analytic`).
 fn exact_gaussian_multiplier(eps: f64, delta: f64) -> Result<f64> {
     check_eps_delta(eps, delta)?;
-    let ok = |z: f64| replacement::gaussian_delta(1.0 / z, eps) <= delta;
-    let (mut lo, mut hi) = (1e-3, 1.0);
-    while !ok(hi) {
-        hi *= 2.0;
-    }
-    for _ in 0..100 {
-        let mid = 0.5 * (lo + hi);
-        if ok(mid) {
-            hi = mid;
-        } else {
-            lo = mid;
-        }
-    }
-    Ok(hi)
+    crate::privacy::analytic::analytic_gaussian_sigma(1.0, eps, delta)
 }
 
 // ================================================================================================

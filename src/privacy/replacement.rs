@@ -915,7 +915,6 @@ pub fn sum_test_epsilon(sampling: Sampling, steps: u64, z: f64, delta: f64) -> R
 // ------------------------------------------------------------------------------------------------
 
 /// The integer orders the stand-in RDP accountant uses.
-// TODO(lead): replace with crate::privacy::rdp's order grid.
 pub(crate) fn default_orders() -> Vec<u32> {
     (2..=128).collect()
 }
@@ -938,7 +937,8 @@ fn sampled_steps(event: &DpEvent) -> f64 {
 /// `sampled_with_replacement{n, m, gaussian}` uses [`rdp_curve_truncated`] at the smallest kmax
 /// whose [`multiplicity_tail`] is ≤ `tail_per_step`. Everything else (Poisson and
 /// without-replacement sampling, Laplace) is `Unsupported` here.
-// TODO(lead): replace with crate::privacy::rdp::... (keep the sampled_with_replacement arm).
+// The tree walk keeps the δ spent on truncating with-replacement multiplicities beside the RDP
+// curve, which crate::privacy::rdp's curve has no place for; its other arms use rdp's leaf curves.
 pub(crate) fn rdp_of_event(
     event: &DpEvent,
     orders: &[u32],
@@ -948,11 +948,11 @@ pub(crate) fn rdp_of_event(
         DpEvent::Gaussian {
             noise_multiplier: z,
         } => {
-            pos("noise_multiplier", *z)?;
-            Ok((
-                orders.iter().map(|&a| a as f64 / (2.0 * z * z)).collect(),
-                0.0,
-            ))
+            let r: Result<Vec<f64>> = orders
+                .iter()
+                .map(|&a| crate::privacy::rdp::gaussian_rdp(*z, a as f64))
+                .collect();
+            Ok((r?, 0.0))
         }
         DpEvent::SelfComposed { count, event } => {
             let (r, d) = rdp_of_event(event, orders, tail_per_step)?;
@@ -1006,20 +1006,14 @@ pub(crate) fn rdp_of_event(
     }
 }
 
-/// RDP → (ε, δ): ε = min_α r(α) + log(1 − 1/α) − (log δ + log α)/(α − 1) (the conversion named in
-/// the brief; Canonne–Kamath–Steinke 2020, Prop. 12). Returns (ε, optimal α).
-// TODO(lead): replace with crate::privacy::rdp's conversion.
+/// RDP → (ε, δ) on integer orders: `crate::privacy::rdp::eps_from_rdp` (the conversion of
+/// Canonne–Kamath–Steinke 2020, Prop. 12). Returns (ε, optimal α); an invalid curve gives ε = ∞.
 pub(crate) fn rdp_to_epsilon(orders: &[u32], rdp: &[f64], delta: f64) -> (f64, u32) {
-    let ld = delta.ln();
-    let mut best = (f64::INFINITY, orders.first().copied().unwrap_or(2));
-    for (&a, &r) in orders.iter().zip(rdp) {
-        let af = a as f64;
-        let e = r + (-1.0 / af).ln_1p() - (ld + af.ln()) / (af - 1.0);
-        if e < best.0 {
-            best = (e.max(0.0), a);
-        }
+    let of: Vec<f64> = orders.iter().map(|&a| a as f64).collect();
+    match crate::privacy::rdp::eps_from_rdp(&of, rdp, delta) {
+        Ok((e, a)) => (e, a as u32),
+        Err(_) => (f64::INFINITY, orders.first().copied().unwrap_or(2)),
     }
-    best
 }
 
 /// The fraction of δ the stand-in spends on truncating multiplicities.
@@ -1027,7 +1021,6 @@ const TAIL_SHARE: f64 = 0.01;
 
 /// ε at δ of a replace-one ledger by the stand-in RDP accountant: 1% of δ pays for truncating
 /// with-replacement multiplicities (step W0), the rest goes to the RDP conversion.
-// TODO(lead): replace with crate::privacy::rdp::RdpAccountant.
 pub(crate) fn rdp_epsilon(ledger: &PrivacyLedger, delta: f64) -> Result<(f64, u32)> {
     unit_open("delta", delta)?;
     if ledger.relation != Neighbouring::ReplaceOne {
@@ -1045,51 +1038,16 @@ pub(crate) fn rdp_epsilon(ledger: &PrivacyLedger, delta: f64) -> Result<(f64, u3
     Ok(rdp_to_epsilon(&orders, &r, delta - extra))
 }
 
-/// δ(ε) of μ-GDP (equivalently of one Gaussian with noise multiplier 1/μ):
-/// Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2), in log space.
-// TODO(lead): replace with crate::privacy::gdp / analytic.
-pub(crate) fn gaussian_delta(mu: f64, epsilon: f64) -> f64 {
-    if mu == 0.0 {
-        return 0.0;
-    }
-    let a = log_normal_cdf(-epsilon / mu + 0.5 * mu);
-    let b = epsilon + log_normal_cdf(-epsilon / mu - 0.5 * mu);
-    if b >= a {
-        return 0.0;
-    }
-    a.exp() * -(b - a).exp_m1()
-}
-
-/// The exact ε at δ of μ-GDP (bisection on ε; δ(ε) is decreasing).
-// TODO(lead): replace with crate::privacy::gdp / analytic.
+/// The exact ε at δ of μ-GDP: `crate::privacy::gdp::gdp_epsilon` (0 for μ = 0).
 pub(crate) fn gaussian_epsilon(mu: f64, delta: f64) -> Result<f64> {
     unit_open("delta", delta)?;
     if !(mu.is_finite() && mu >= 0.0) {
         return Err(invalid("mu", format!("must be finite and ≥ 0, got {mu}")));
     }
-    if gaussian_delta(mu, 0.0) <= delta {
+    if mu == 0.0 {
         return Ok(0.0);
     }
-    let mut hi = 1.0;
-    while gaussian_delta(mu, hi) > delta {
-        hi *= 2.0;
-        if hi > 1e6 {
-            return Ok(f64::INFINITY);
-        }
-    }
-    let mut lo = 0.0;
-    for _ in 0..200 {
-        let mid = 0.5 * (lo + hi);
-        if gaussian_delta(mu, mid) > delta {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-        if hi - lo < 1e-13 * hi.max(1.0) {
-            break;
-        }
-    }
-    Ok(hi)
+    crate::privacy::gdp::gdp_epsilon(mu, delta)
 }
 
 #[cfg(test)]
