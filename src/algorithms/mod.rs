@@ -8,6 +8,7 @@ pub mod mode_of_halves;
 pub mod output_perturbation;
 pub mod regularized_erm;
 pub mod regularized_saddle;
+pub mod sgda;
 
 pub use output_perturbation::OutputPerturbation;
 pub use regularized_saddle::RegularizedSaddlePoint;

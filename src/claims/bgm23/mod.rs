@@ -2,6 +2,7 @@
 //! Lemmas 6–7 in [`section5`].
 
 pub mod section5;
+pub mod sgda;
 
 use crate::algorithms::RegularizedSaddlePoint;
 use crate::claims::instances::{self, Instance};
@@ -21,6 +22,7 @@ use num_traits::{ToPrimitive, Zero};
 pub fn claims() -> Vec<Claim> {
     let mut v = core_claims();
     v.extend(section5::claims());
+    v.extend(sgda::claims());
     v
 }
 

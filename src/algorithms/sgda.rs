@@ -1,0 +1,267 @@
+//! Projected simultaneous stochastic gradient descent–ascent: BGM23 App. C.1, eqs. (13)–(14)
+//! (L485–L493), the algorithm of BGM23 Lemma 20; with Gaussian noise σ > 0 it is the noisy SGDA of
+//! BGM23 App. C.2 (L530–L536). The privacy calibration of σ lives elsewhere: σ is a parameter here.
+//!
+//! ```text
+//! z_0 = [w_0, θ_0] ∈ W×Θ
+//! for t = 1..T:
+//!     ∇_t = G-estimate at z_{t−1}            (minibatch of m indices, with replacement, + ξ_t)
+//!     z_t = Π_{W×Θ}(z_{t−1} − η ∇_t)         (eq. (13); simultaneous: both blocks use z_{t−1})
+//! output z̄ = (1/T) Σ_{t=0}^{T−1} z_t          (eq. (14), as printed: z_T is computed, not averaged)
+//! ```
+//!
+//! **Indexing (inventory I-30).** The paper defines the update for t ∈ [T−1] but averages
+//! z_0..z_{T−1} and telescopes T steps in the proof of Lemma 20; we run T updates with
+//! ∇_1..∇_T, ∇_t evaluated at z_{t−1} (so E[∇_t | z_{t−1}] = G(z_{t−1})), and output the average of
+//! z_0..z_{T−1} exactly as eq. (14) prints it. z_T is kept in the trace ([`SgdaRun`]) only.
+//!
+//! **Oracle.** With [`Batch::WithReplacement`]`(m)` each step draws m indices uniformly with
+//! replacement from the n data points, `NoiseSource::indices("sgda/batch/step={t}", m, n)`, and
+//! uses (1/m) Σ_{i∈M_t} g(z_{t−1}; x_i): exactly m gradient evaluations per step, m·T in all. With
+//! [`Batch::Full`] the exact data operator Σ_j π_j g(z_{t−1}; x_j) is used (τ = 0 when σ = 0), one
+//! evaluation per mixture point per step. When σ > 0, ξ_t ∼ N(0, σ² I_d), d = d_w + d_θ, is drawn
+//! as `NoiseSource::gaussian("sgda/noise/step={t}", d, σ)` and added; with σ = 0 nothing is drawn.
+//!
+//! **Regularizer.** The objective's anchored quadratic terms (e.g. the f^(t) of BGM23 Algorithm 1)
+//! are data-independent: their operator is added *exactly* at every step and is **not** counted as
+//! a gradient evaluation, so the count is that of data gradients only (m·T or n·T).
+
+use crate::algorithms::{Algorithm, Output};
+use crate::error::{invalid, Result};
+use crate::linalg;
+use crate::oracle::Oracle;
+use crate::problem::saddle::{validate_objective, validate_point};
+use crate::problem::{Dataset, Objective, Regularizer, SaddleFn};
+use crate::rng::NoiseSource;
+use serde::{Deserialize, Serialize};
+
+/// How ∇_t samples the data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Batch {
+    /// The exact data operator of the objective's mixture (any weights).
+    Full,
+    /// m indices uniformly with replacement (BGM23 App. C.2, L530); needs equal weights.
+    WithReplacement(usize),
+}
+
+/// SGDA with parameters T, η, start z_0, batch mode, noise σ and a regularizer
+/// (BGM23 App. C.1 eqs. (13)–(14); BGM23 Lemma 20).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sgda {
+    /// η > 0.
+    pub eta: f64,
+    /// T ≥ 1: the number of updates.
+    pub steps: usize,
+    /// w_0 ∈ W.
+    pub start_w: Vec<f64>,
+    /// θ_0 ∈ Θ.
+    pub start_theta: Vec<f64>,
+    /// The stochastic oracle.
+    pub batch: Batch,
+    /// σ ≥ 0 of the added Gaussian noise (0: none, nothing drawn).
+    pub sigma: f64,
+    /// Anchored quadratic terms added to F_S by [`Algorithm::run`] (exact, uncounted).
+    #[serde(default)]
+    pub reg: Regularizer,
+}
+
+/// A traced run: the output plus z_0..z_T and ∇_1..∇_T (concatenated [w, θ] vectors).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SgdaRun {
+    /// The output of eq. (14).
+    pub output: Output,
+    /// z_0, …, z_T (T + 1 points).
+    pub iterates: Vec<Vec<f64>>,
+    /// ∇_1, …, ∇_T; ∇_t was evaluated at z_{t−1}.
+    pub estimates: Vec<Vec<f64>>,
+}
+
+/// Guard against runaway work: T·(evaluations per step) above this is rejected.
+const MAX_WORK: u128 = 1 << 34;
+
+impl Sgda {
+    /// Validate the parameters against `f` and `obj`.
+    pub fn validate(&self, f: &dyn SaddleFn, obj: &Objective) -> Result<()> {
+        if !(self.eta.is_finite() && self.eta > 0.0) {
+            return Err(invalid(
+                "eta",
+                format!("must be finite and > 0, got {}", self.eta),
+            ));
+        }
+        if self.steps == 0 {
+            return Err(invalid("steps", "T must be >= 1"));
+        }
+        if !(self.sigma.is_finite() && self.sigma >= 0.0) {
+            return Err(invalid(
+                "sigma",
+                format!("must be finite and >= 0, got {}", self.sigma),
+            ));
+        }
+        validate_point(f, &self.start_w, &self.start_theta)
+            .map_err(|e| crate::problem::spec::rename(e, "start"))?;
+        validate_objective(f, obj)?;
+        let per_step = match self.batch {
+            Batch::Full => obj.data.points.len(),
+            Batch::WithReplacement(m) => {
+                if m == 0 {
+                    return Err(invalid("batch", "m must be >= 1"));
+                }
+                let p0 = obj.data.weights[0];
+                if obj.data.weights.iter().any(|&p| (p - p0).abs() > 1e-12) {
+                    return Err(invalid(
+                        "batch",
+                        "sampling with replacement needs an empirical objective (equal weights)",
+                    ));
+                }
+                m
+            }
+        };
+        if (self.steps as u128) * (per_step as u128) > MAX_WORK {
+            return Err(invalid(
+                "steps",
+                format!("T·(evaluations per step) exceeds {MAX_WORK}"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// z_0 = [w_0, θ_0].
+    pub fn z0(&self) -> Vec<f64> {
+        linalg::concat(&self.start_w, &self.start_theta)
+    }
+
+    /// Gradient evaluations a run makes: m·T, or (mixture size)·T for [`Batch::Full`].
+    pub fn grad_evals(&self, obj: &Objective) -> u64 {
+        let per = match self.batch {
+            Batch::Full => obj.data.points.len(),
+            Batch::WithReplacement(m) => m,
+        };
+        (per as u64).saturating_mul(self.steps as u64)
+    }
+
+    /// Run on an arbitrary objective (data mixture + regularizer; `self.reg` is ignored here).
+    pub fn run_objective(
+        &self,
+        f: &dyn SaddleFn,
+        obj: &Objective,
+        noise: &mut NoiseSource,
+    ) -> Result<Output> {
+        Ok(self.run_traced(f, obj, noise)?.output)
+    }
+
+    /// As [`Sgda::run_objective`], keeping the trajectory and the estimates.
+    pub fn run_traced(
+        &self,
+        f: &dyn SaddleFn,
+        obj: &Objective,
+        noise: &mut NoiseSource,
+    ) -> Result<SgdaRun> {
+        self.validate(f, obj)?;
+        let oracle = Oracle::new(f);
+        let dw = f.dim_w();
+        let n = obj.data.points.len();
+        let mut w = self.start_w.clone();
+        let mut th = self.start_theta.clone();
+        let mut sum_w = vec![0.0; dw];
+        let mut sum_t = vec![0.0; th.len()];
+        let mut iterates = vec![linalg::concat(&w, &th)];
+        let mut estimates = Vec::with_capacity(self.steps);
+        for t in 1..=self.steps {
+            linalg::axpy(1.0, &w, &mut sum_w);
+            linalg::axpy(1.0, &th, &mut sum_t);
+            let (mut gw, mut gt) = match self.batch {
+                Batch::Full => {
+                    // Data part counted; the regularizer is added below, as in the minibatch case.
+                    let data_only = Objective {
+                        data: obj.data.clone(),
+                        reg: Regularizer::none(),
+                    };
+                    oracle.objective_operator(&data_only, &w, &th)
+                }
+                Batch::WithReplacement(m) => {
+                    let idx = noise.indices(&format!("sgda/batch/step={t}"), m, n)?;
+                    let mut gw = vec![0.0; dw];
+                    let mut gt = vec![0.0; th.len()];
+                    let inv = 1.0 / m as f64;
+                    for i in idx {
+                        let (a, b) = oracle.operator(&w, &th, &obj.data.points[i]);
+                        linalg::axpy(inv, &a, &mut gw);
+                        linalg::axpy(inv, &b, &mut gt);
+                    }
+                    (gw, gt)
+                }
+            };
+            let (rw, rt) = obj.reg.grad(&w, &th);
+            linalg::axpy(1.0, &rw, &mut gw);
+            linalg::axpy(-1.0, &rt, &mut gt);
+            if self.sigma > 0.0 {
+                let xi =
+                    noise.gaussian(&format!("sgda/noise/step={t}"), dw + th.len(), self.sigma)?;
+                let (xw, xt) = linalg::split(&xi, dw);
+                linalg::axpy(1.0, &xw, &mut gw);
+                linalg::axpy(1.0, &xt, &mut gt);
+            }
+            w = f
+                .domain_w()
+                .project(&linalg::sub(&w, &linalg::scale(self.eta, &gw)));
+            th = f
+                .domain_theta()
+                .project(&linalg::sub(&th, &linalg::scale(self.eta, &gt)));
+            estimates.push(linalg::concat(&gw, &gt));
+            iterates.push(linalg::concat(&w, &th));
+        }
+        let inv_t = 1.0 / self.steps as f64;
+        let out_w = linalg::scale(inv_t, &sum_w);
+        let out_t = linalg::scale(inv_t, &sum_t);
+        let output = Output {
+            w: out_w,
+            theta: out_t,
+            grad_evals: oracle.grad_evals(),
+            ledger: None,
+            info: serde_json::json!({
+                "eta": self.eta,
+                "steps": self.steps,
+                "batch": self.batch,
+                "sigma": self.sigma,
+                "last_iterate": iterates.last(),
+                "average": "z_0..z_{T-1} (BGM23 eq. (14), I-30)",
+            }),
+        };
+        Ok(SgdaRun {
+            output,
+            iterates,
+            estimates,
+        })
+    }
+}
+
+impl Algorithm for Sgda {
+    fn name(&self) -> String {
+        let b = match self.batch {
+            Batch::Full => "full".to_string(),
+            Batch::WithReplacement(m) => format!("m={m}"),
+        };
+        format!(
+            "sgda(η={}, T={}, {b}, σ={})",
+            self.eta, self.steps, self.sigma
+        )
+    }
+
+    /// SGDA on F_S + `self.reg`.
+    fn run(&self, f: &dyn SaddleFn, s: &Dataset, noise: &mut NoiseSource) -> Result<Output> {
+        if s.point_dim() != f.point_dim() {
+            return Err(invalid(
+                "data",
+                format!(
+                    "points have length {}, the problem's data points have length {}",
+                    s.point_dim(),
+                    f.point_dim()
+                ),
+            ));
+        }
+        let obj = Objective::empirical(s).with_reg(self.reg.clone());
+        self.run_objective(f, &obj, noise)
+    }
+}

@@ -1,0 +1,190 @@
+//! BGM23 App. C.1 SGDA (eqs. (13)–(14)), Lemma 20 and Definition 4: the registered claims with
+//! their tight instances and negative controls, the gradient count m·T, the labelled draws, the
+//! uncounted regularizer, and bad input.
+
+use dpsaddle::algorithms::sgda::{Batch, Sgda};
+use dpsaddle::algorithms::Algorithm;
+use dpsaddle::claims::bgm23::sgda::{lemma20_bound, pair_gap, tight};
+use dpsaddle::claims::{self, Budget, Evidence};
+use dpsaddle::problem::{Dataset, Objective, QuadBilinear, Regularizer};
+use dpsaddle::rng::NoiseSource;
+use std::time::Instant;
+
+fn run(id: &str) -> Evidence {
+    let c = claims::find(id).unwrap_or_else(|| panic!("{id} is registered"));
+    let t = Instant::now();
+    let ev = (c.check)(Budget::Quick).unwrap_or_else(|e| panic!("{id}: {e}"));
+    println!(
+        "{id}: pass={} worst={:?} at {} tight={:?} control={} ({} instances, {:.2}s)",
+        ev.pass,
+        ev.worst_ratio,
+        ev.worst_at,
+        ev.tight_ratio,
+        ev.control_status(),
+        ev.instances,
+        t.elapsed().as_secs_f64()
+    );
+    for d in &ev.details {
+        println!("    {d}");
+    }
+    assert!(ev.ok(), "{id}: {:#?}", ev);
+    ev
+}
+
+#[test]
+fn lemma20_holds_tight_and_control_rejected() {
+    let ev = run("bgm23.lemma20");
+    let t = ev.tight_ratio.expect("tight ratio");
+    assert!((t - 1.0).abs() < 1e-9, "tight ratio {t}");
+    assert_eq!(ev.control_status(), "rejected");
+}
+
+#[test]
+fn def4_holds_tight_and_control_rejected() {
+    let ev = run("bgm23.def4");
+    let t = ev.tight_ratio.expect("tight ratio");
+    assert!((t - 1.0).abs() < 1e-9, "tight ratio {t}");
+    assert_eq!(ev.control_status(), "rejected");
+}
+
+fn lin_box_s() -> (QuadBilinear, Dataset) {
+    let f = QuadBilinear::lin_box(0.5).unwrap();
+    let s = Dataset::new(vec![
+        vec![0.6, 0.8],
+        vec![-0.6, -0.8],
+        vec![5.0 / 13.0, -12.0 / 13.0],
+    ])
+    .unwrap();
+    (f, s)
+}
+
+fn alg(batch: Batch, sigma: f64, steps: usize) -> Sgda {
+    Sgda {
+        eta: 0.1,
+        steps,
+        start_w: vec![0.2],
+        start_theta: vec![-0.1],
+        batch,
+        sigma,
+        reg: Regularizer::none(),
+    }
+}
+
+#[test]
+fn gradient_count_is_m_times_t_and_regularizer_is_uncounted() {
+    let (f, s) = lin_box_s();
+    for (m, t) in [(1usize, 1usize), (3, 7), (5, 20)] {
+        let mut a = alg(Batch::WithReplacement(m), 0.3, t);
+        a.reg = Regularizer::bgm23_eq4(1.0, &[0.1], &[0.0]);
+        let out = a.run(&f, &s, &mut NoiseSource::sample(1)).unwrap();
+        assert_eq!(out.grad_evals, (m * t) as u64);
+        let obj = Objective::empirical(&s).with_reg(a.reg.clone());
+        assert_eq!(a.grad_evals(&obj), (m * t) as u64);
+    }
+    let out = alg(Batch::Full, 0.0, 9)
+        .run(&f, &s, &mut NoiseSource::sample(1))
+        .unwrap();
+    assert_eq!(out.grad_evals, 27);
+}
+
+#[test]
+fn draws_are_labelled_and_replay_bit_for_bit() {
+    let (f, s) = lin_box_s();
+    let a = alg(Batch::WithReplacement(2), 0.2, 5);
+    let mut rec = NoiseSource::recording(7);
+    let out = a.run(&f, &s, &mut rec).unwrap();
+    let tape = rec.into_tape().unwrap();
+    let json = tape.to_json();
+    assert!(json.contains("sgda/batch/step=1") && json.contains("sgda/noise/step=5"));
+    assert_eq!(tape.len(), 10);
+    let out2 = a.run(&f, &s, &mut NoiseSource::replay(tape)).unwrap();
+    assert_eq!(out, out2);
+    // σ = 0 draws no noise; full batch draws nothing at all.
+    let mut src = NoiseSource::sample(7);
+    alg(Batch::WithReplacement(2), 0.0, 5)
+        .run(&f, &s, &mut src)
+        .unwrap();
+    assert_eq!(src.draws_made(), 5);
+    let mut src = NoiseSource::sample(7);
+    alg(Batch::Full, 0.0, 5).run(&f, &s, &mut src).unwrap();
+    assert_eq!(src.draws_made(), 0);
+}
+
+#[test]
+fn output_averages_z0_to_z_t_minus_1() {
+    let (f, s) = lin_box_s();
+    let a = alg(Batch::Full, 0.0, 4);
+    let obj = Objective::empirical(&s);
+    let tr = a.run_traced(&f, &obj, &mut NoiseSource::sample(0)).unwrap();
+    assert_eq!(tr.iterates.len(), 5);
+    assert_eq!(tr.estimates.len(), 4);
+    let mean: f64 = tr.iterates[..4].iter().map(|z| z[0]).sum::<f64>() / 4.0;
+    assert!((tr.output.w[0] - mean).abs() < 1e-15);
+    // T = 1 outputs z_0.
+    let out = alg(Batch::Full, 0.0, 1)
+        .run(&f, &s, &mut NoiseSource::sample(0))
+        .unwrap();
+    assert_eq!(out.z(), vec![0.2, -0.1]);
+}
+
+#[test]
+fn tight_instance_by_hand() {
+    let tt = tight().unwrap();
+    let obj = Objective::empirical(&tt.s);
+    let a = Sgda {
+        eta: 1.0,
+        steps: 1,
+        start_w: vec![0.3],
+        start_theta: vec![0.4],
+        batch: Batch::Full,
+        sigma: 0.0,
+        reg: Regularizer::none(),
+    };
+    let out = a
+        .run_objective(&tt.f, &obj, &mut NoiseSource::sample(0))
+        .unwrap();
+    let lhs = pair_gap(&tt.f, &obj, &out.z(), &tt.z);
+    let rhs = lemma20_bound(1.0, 1.0, 1, 1.0, 0.0, 1.0);
+    assert!((lhs - 1.0).abs() < 1e-12 && (rhs - 1.0).abs() < 1e-15);
+    assert!(lemma20_bound(1.0, 1.0, 1, 1.0, 0.0, 2.0) < lhs);
+}
+
+#[test]
+fn bad_input_is_an_error_not_a_panic() {
+    let (f, s) = lin_box_s();
+    let mut src = NoiseSource::sample(0);
+    let mut a = alg(Batch::Full, 0.0, 3);
+    a.eta = 0.0;
+    assert!(a.run(&f, &s, &mut src).is_err());
+    a.eta = f64::NAN;
+    assert!(a.run(&f, &s, &mut src).is_err());
+    assert!(alg(Batch::Full, 0.0, 0).run(&f, &s, &mut src).is_err());
+    assert!(alg(Batch::WithReplacement(0), 0.0, 3)
+        .run(&f, &s, &mut src)
+        .is_err());
+    assert!(alg(Batch::Full, -1.0, 3).run(&f, &s, &mut src).is_err());
+    assert!(alg(Batch::Full, f64::INFINITY, 3)
+        .run(&f, &s, &mut src)
+        .is_err());
+    let mut a = alg(Batch::Full, 0.0, 3);
+    a.start_w = vec![5.0];
+    assert!(a.run(&f, &s, &mut src).is_err());
+    a.start_w = vec![0.0, 0.0];
+    assert!(a.run(&f, &s, &mut src).is_err());
+    let bad = Dataset::new(vec![vec![1.0, 2.0, 3.0]]).unwrap();
+    assert!(alg(Batch::Full, 0.0, 3).run(&f, &bad, &mut src).is_err());
+    let mut a = alg(Batch::Full, 0.0, 3);
+    a.reg = Regularizer::bgm23_eq4(1.0, &[0.0, 1.0], &[0.0]);
+    assert!(a.run(&f, &s, &mut src).is_err());
+    let huge = alg(Batch::WithReplacement(1 << 20), 0.0, 1 << 20);
+    assert!(huge.run(&f, &s, &mut src).is_err());
+    // Non-uniform weights with replacement sampling.
+    let mut obj = Objective::empirical(&s);
+    obj.data.weights = vec![0.5, 0.25, 0.25];
+    assert!(alg(Batch::WithReplacement(2), 0.0, 3)
+        .run_objective(&f, &obj, &mut src)
+        .is_err());
+    assert!(alg(Batch::Full, 0.0, 3)
+        .run_objective(&f, &obj, &mut src)
+        .is_ok());
+}
