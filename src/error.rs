@@ -51,3 +51,30 @@ pub fn require_finite(field: &str, v: &[f64]) -> Result<()> {
         )),
     }
 }
+
+/// Check that `v` is finite and > 0, naming `field` otherwise.
+pub fn require_positive(field: &str, v: f64) -> Result<()> {
+    if v.is_finite() && v > 0.0 {
+        Ok(())
+    } else {
+        Err(invalid(field, format!("must be finite and > 0, got {v}")))
+    }
+}
+
+/// Check that `v` ∈ (0, 1) (e.g. δ), naming `field` otherwise.
+pub fn require_unit_open(field: &str, v: f64) -> Result<()> {
+    if v > 0.0 && v < 1.0 {
+        Ok(())
+    } else {
+        Err(invalid(field, format!("must be in (0, 1), got {v}")))
+    }
+}
+
+/// Check that a count is ≥ 1, naming `field` otherwise.
+pub fn require_count(field: &str, v: u64) -> Result<()> {
+    if v == 0 {
+        Err(invalid(field, "must be ≥ 1"))
+    } else {
+        Ok(())
+    }
+}

@@ -4,7 +4,6 @@
 use dpsaddle::algorithms::mode_of_halves::ModeOfHalves;
 use dpsaddle::algorithms::regularized_erm::RegularizedErm;
 use dpsaddle::algorithms::Algorithm;
-use dpsaddle::claims::{self, Budget, Evidence};
 use dpsaddle::exact::packing::{self, Packing};
 use dpsaddle::exact::prop13::{
     mode_of_halves_gaps, mode_of_halves_law, mode_of_halves_law_brute, mode_of_halves_stability,
@@ -12,28 +11,9 @@ use dpsaddle::exact::prop13::{
 use dpsaddle::exact::{int, rat, BigRational};
 use dpsaddle::problem::{Dataset, QuadBilinear};
 use dpsaddle::rng::NoiseSource;
-use std::time::Instant;
 
-fn run(id: &str) -> Evidence {
-    let c = claims::find(id).unwrap_or_else(|| panic!("{id} is registered"));
-    let t = Instant::now();
-    let ev = (c.check)(Budget::Quick).unwrap_or_else(|e| panic!("{id}: {e}"));
-    println!(
-        "{id}: pass={} worst={:?} at {} tight={:?} control={} ({} instances, {:.2}s)",
-        ev.pass,
-        ev.worst_ratio,
-        ev.worst_at,
-        ev.tight_ratio,
-        ev.control_status(),
-        ev.instances,
-        t.elapsed().as_secs_f64()
-    );
-    for d in &ev.details {
-        println!("    {d}");
-    }
-    assert!(ev.ok(), "{id}: {:#?}", ev);
-    ev
-}
+mod common;
+use common::run;
 
 #[test]
 fn section5_claims_pass_with_controls_rejected() {

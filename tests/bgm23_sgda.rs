@@ -5,31 +5,11 @@
 use dpsaddle::algorithms::sgda::{Batch, Sgda};
 use dpsaddle::algorithms::Algorithm;
 use dpsaddle::claims::bgm23::sgda::{lemma20_bound, pair_gap, tight};
-use dpsaddle::claims::{self, Budget, Evidence};
 use dpsaddle::problem::{Dataset, Objective, QuadBilinear, Regularizer};
 use dpsaddle::rng::NoiseSource;
-use std::time::Instant;
 
-fn run(id: &str) -> Evidence {
-    let c = claims::find(id).unwrap_or_else(|| panic!("{id} is registered"));
-    let t = Instant::now();
-    let ev = (c.check)(Budget::Quick).unwrap_or_else(|e| panic!("{id}: {e}"));
-    println!(
-        "{id}: pass={} worst={:?} at {} tight={:?} control={} ({} instances, {:.2}s)",
-        ev.pass,
-        ev.worst_ratio,
-        ev.worst_at,
-        ev.tight_ratio,
-        ev.control_status(),
-        ev.instances,
-        t.elapsed().as_secs_f64()
-    );
-    for d in &ev.details {
-        println!("    {d}");
-    }
-    assert!(ev.ok(), "{id}: {:#?}", ev);
-    ev
-}
+mod common;
+use common::run;
 
 #[test]
 fn lemma20_holds_tight_and_control_rejected() {

@@ -19,7 +19,7 @@
 //!
 //! Line numbers `Lnnn` refer to the text files of `papers/README.md`.
 
-use crate::error::{invalid, Error, Result};
+use crate::error::{invalid, require_count, require_positive, Error, Result};
 use crate::privacy::replacement::{self, Sampling};
 use crate::privacy::{DpEvent, Neighbouring, PrivacyLedger};
 use serde::{Deserialize, Serialize};
@@ -212,34 +212,10 @@ impl Calibration {
     }
 }
 
-fn check_pos(field: &str, v: f64) -> Result<()> {
-    if v.is_finite() && v > 0.0 {
-        Ok(())
-    } else {
-        Err(invalid(field, format!("must be finite and > 0, got {v}")))
-    }
-}
-
-fn check_eps_delta(eps: f64, delta: f64) -> Result<()> {
-    check_pos("epsilon", eps)?;
-    if !(delta > 0.0 && delta < 1.0) {
-        return Err(invalid("delta", format!("must be in (0, 1), got {delta}")));
-    }
-    Ok(())
-}
-
-fn check_count(field: &str, v: u64) -> Result<()> {
-    if v == 0 {
-        Err(invalid(field, "must be ≥ 1"))
-    } else {
-        Ok(())
-    }
-}
-
 /// The smallest noise multiplier z at which one Gaussian release is (ε, δ)-DP, exactly: the
 /// analytic Gaussian mechanism with Δ = 1 (`crate::privacy::analytic`).
 fn exact_gaussian_multiplier(eps: f64, delta: f64) -> Result<f64> {
-    check_eps_delta(eps, delta)?;
+    crate::privacy::validate_eps_delta(eps, delta)?;
     crate::privacy::analytic::analytic_gaussian_sigma(1.0, eps, delta)
 }
 
@@ -249,8 +225,8 @@ fn exact_gaussian_multiplier(eps: f64, delta: f64) -> Result<f64> {
 
 /// BG23 Prop 3 (L252): the Gaussian mechanism with σ² = 2s² ln(1/η)/ε², stated for every ε > 0.
 pub fn bg23_prop3_sigma(s: f64, epsilon: f64, eta: f64) -> Result<f64> {
-    check_pos("s", s)?;
-    check_eps_delta(epsilon, eta)?;
+    require_positive("s", s)?;
+    crate::privacy::validate_eps_delta(epsilon, eta)?;
     Ok(s * (2.0 * (1.0 / eta).ln()).sqrt() / epsilon)
 }
 
@@ -333,9 +309,9 @@ pub fn bg23_prop5(
     eta: f64,
     variant: Variant,
 ) -> Result<Calibration> {
-    check_pos("M", m_bound)?;
-    check_count("B", batch)?;
-    check_count("T", iterations)?;
+    require_positive("M", m_bound)?;
+    require_count("B", batch)?;
+    require_count("T", iterations)?;
     let s = 2.0 * m_bound / batch as f64;
     // Printed: σ_t² = 8M²/B² · ln(1/η)/ε² = 2 s² ln(1/η)/ε² (Prop 3 with s = 2M/B).
     let sigma = bg23_gaussian(s, epsilon, eta, variant)?;
@@ -358,16 +334,16 @@ pub fn bg23_prop5(
 
 /// BG23 Prop 5's σ as printed: σ_t = √(8M²/B²·ln(1/η)/ε²).
 pub fn bg23_prop5_sigma(m_bound: f64, batch: u64, epsilon: f64, eta: f64) -> Result<f64> {
-    check_pos("M", m_bound)?;
-    check_count("B", batch)?;
-    check_eps_delta(epsilon, eta)?;
+    require_positive("M", m_bound)?;
+    require_count("B", batch)?;
+    crate::privacy::validate_eps_delta(epsilon, eta)?;
     Ok((8.0 * m_bound * m_bound / (batch as f64).powi(2) * (1.0 / eta).ln()).sqrt() / epsilon)
 }
 
 /// BG23 Prop 7 (L624) as printed: σ_t² = 8M²·log(1/η)/ε².
 pub fn bg23_prop7_sigma(m_bound: f64, epsilon: f64, eta: f64) -> Result<f64> {
-    check_pos("M", m_bound)?;
-    check_eps_delta(epsilon, eta)?;
+    require_positive("M", m_bound)?;
+    crate::privacy::validate_eps_delta(epsilon, eta)?;
     Ok((8.0 * m_bound * m_bound * (1.0 / eta).ln()).sqrt() / epsilon)
 }
 
@@ -388,7 +364,7 @@ pub fn bg23_prop7(
     eta: f64,
     variant: Variant,
 ) -> Result<Calibration> {
-    check_count("n", n)?;
+    require_count("n", n)?;
     let sigma = match variant {
         Variant::PaperLiteral => bg23_prop7_sigma(m_bound, epsilon, eta)?,
         Variant::Corrected => {
@@ -429,10 +405,10 @@ pub fn bg23_prop10_sigma(
     epsilon: f64,
     eta: f64,
 ) -> Result<f64> {
-    check_pos("M", m_bound)?;
-    check_pos("lambda", lambda)?;
-    check_count("B", batch)?;
-    check_eps_delta(epsilon, eta)?;
+    require_positive("M", m_bound)?;
+    require_positive("lambda", lambda)?;
+    require_count("B", batch)?;
+    crate::privacy::validate_eps_delta(epsilon, eta)?;
     Ok(
         (32.0 * m_bound * m_bound / (lambda * batch as f64).powi(2) * (1.0 / eta).ln()).sqrt()
             / epsilon,
@@ -451,10 +427,10 @@ pub fn bg23_prop10(
     eta: f64,
     variant: Variant,
 ) -> Result<Calibration> {
-    check_pos("M", m_bound)?;
-    check_pos("lambda", lambda)?;
-    check_count("B", batch)?;
-    check_count("K+1", iterations)?;
+    require_positive("M", m_bound)?;
+    require_positive("lambda", lambda)?;
+    require_count("B", batch)?;
+    require_count("K+1", iterations)?;
     let s = 4.0 * m_bound / (lambda * batch as f64);
     let sigma = bg23_gaussian(s, epsilon, eta, variant)?;
     let g = DpEvent::Gaussian {
@@ -491,17 +467,17 @@ pub fn bg23_cor2(
     eta: f64,
     variant: Variant,
 ) -> Result<Calibration> {
-    check_pos("M", m_bound)?;
-    check_pos("D", diameter)?;
+    require_positive("M", m_bound)?;
+    require_positive("D", diameter)?;
     if !(lipschitz.is_finite() && lipschitz >= 0.0) {
         return Err(invalid(
             "L",
             format!("must be finite and ≥ 0, got {lipschitz}"),
         ));
     }
-    check_count("n", n)?;
-    check_count("d", d)?;
-    check_eps_delta(epsilon, eta)?;
+    require_count("n", n)?;
+    require_count("d", d)?;
+    crate::privacy::validate_eps_delta(epsilon, eta)?;
     let batch = ((n as f64).cbrt() - 1e-9).ceil().max(1.0) as u64;
     let lambda0 = (m_bound / diameter).max(lipschitz)
         * (n as f64)
@@ -548,11 +524,11 @@ pub fn bg23_thm7(
     epsilon: f64,
     eta: f64,
 ) -> Result<Calibration> {
-    check_pos("M", m_bound)?;
-    check_pos("D", diameter)?;
-    check_count("n", n)?;
-    check_count("d", d)?;
-    check_eps_delta(epsilon, eta)?;
+    require_positive("M", m_bound)?;
+    require_positive("D", diameter)?;
+    require_count("n", n)?;
+    require_count("d", d)?;
+    crate::privacy::validate_eps_delta(epsilon, eta)?;
     let batch = ((n as f64).sqrt() - 1e-9).ceil().max(1.0) as u64;
     let lambda0 = (m_bound / diameter).max(lipschitz)
         * (n as f64)
@@ -608,11 +584,11 @@ pub enum Release {
 /// KLLW22 Thm 1 / App. A (L155, L460): σ = c·G·√(T log(1/δ))/(nε), c unnamed ("O(·)"; Lemma 1,
 /// L149, writes σ² = c·G²T log(1/δ)/(n²ε²), a different c).
 pub fn kllw22_thm1_sigma(c: f64, g: f64, t: u64, n: u64, epsilon: f64, delta: f64) -> Result<f64> {
-    check_pos("c", c)?;
-    check_pos("G", g)?;
-    check_count("T", t)?;
-    check_count("n", n)?;
-    check_eps_delta(epsilon, delta)?;
+    require_positive("c", c)?;
+    require_positive("G", g)?;
+    require_count("T", t)?;
+    require_count("n", n)?;
+    crate::privacy::validate_eps_delta(epsilon, delta)?;
     Ok(c * g * (t as f64 * (1.0 / delta).ln()).sqrt() / (n as f64 * epsilon))
 }
 
@@ -678,8 +654,8 @@ pub fn kllw22_moments_accountant_epsilon(
     delta: f64,
     blocks: u32,
 ) -> Result<f64> {
-    check_pos("c", c)?;
-    check_eps_delta(epsilon, delta)?;
+    require_positive("c", c)?;
+    crate::privacy::validate_eps_delta(epsilon, delta)?;
     let l = (1.0 / delta).ln();
     let b = blocks as f64;
     let f = |lam: f64| (b * 2.0 * lam * (lam + 1.0) * epsilon * epsilon / (c * c * l) + l) / lam;
@@ -708,8 +684,8 @@ pub fn kllw22_moments_accountant_epsilon(
 
 /// ZTOH22 Def 2 (L93): Gaussian mechanism with σ = Δ√(2 log(1.25/δ))/ε (ε ∈ (0, 1), L91).
 pub fn ztoh22_def2_sigma(sensitivity: f64, epsilon: f64, delta: f64) -> Result<f64> {
-    check_pos("sensitivity", sensitivity)?;
-    check_eps_delta(epsilon, delta)?;
+    require_positive("sensitivity", sensitivity)?;
+    crate::privacy::validate_eps_delta(epsilon, delta)?;
     Ok(sensitivity * (2.0 * (1.25 / delta).ln()).sqrt() / epsilon)
 }
 
@@ -717,10 +693,10 @@ pub fn ztoh22_def2_sigma(sensitivity: f64, epsilon: f64, delta: f64) -> Result<f
 /// stability 2L/(μn) plus twice the solver accuracy L/(μn), which holds with probability
 /// ≥ 1 − δ/4). One Gaussian.
 pub fn ztoh22_alg1(l: f64, mu: f64, n: u64, epsilon: f64, delta: f64) -> Result<Calibration> {
-    check_pos("L", l)?;
-    check_pos("mu", mu)?;
-    check_count("n", n)?;
-    check_eps_delta(epsilon, delta)?;
+    require_positive("L", l)?;
+    require_positive("mu", mu)?;
+    require_count("n", n)?;
+    crate::privacy::validate_eps_delta(epsilon, delta)?;
     let sigma = 4.0 * l * (2.0 * (2.5 / delta).ln()).sqrt() / (mu * n as f64 * epsilon);
     let s = 4.0 * l / (mu * n as f64);
     Ok(Calibration {
@@ -750,10 +726,10 @@ pub fn ztoh22_phases(n: u64) -> (u64, u64) {
 /// μ_k = μ2^k; phase sensitivity 4L/(μ_k n̄), so every phase has the same noise multiplier.
 /// Disjoint phases: parallel composition of K Gaussians.
 pub fn ztoh22_alg2(l: f64, mu: f64, n: u64, epsilon: f64, delta: f64) -> Result<Calibration> {
-    check_pos("L", l)?;
-    check_pos("mu", mu)?;
-    check_count("n", n)?;
-    check_eps_delta(epsilon, delta)?;
+    require_positive("L", l)?;
+    require_positive("mu", mu)?;
+    require_count("n", n)?;
+    crate::privacy::validate_eps_delta(epsilon, delta)?;
     let (k, nbar) = ztoh22_phases(n);
     let mu1 = 2.0 * mu;
     let sigma1 = 4.0 * l * (2.0 * (2.5 / delta).ln()).sqrt() / (mu1 * nbar as f64 * epsilon);
@@ -786,11 +762,11 @@ pub fn ztoh22_alg3(
     epsilon: f64,
     delta: f64,
 ) -> Result<Calibration> {
-    check_pos("L", l)?;
-    check_pos("mu_x", mu_x)?;
-    check_pos("mu_y", mu_y)?;
-    check_count("n", n)?;
-    check_eps_delta(epsilon, delta)?;
+    require_positive("L", l)?;
+    require_positive("mu_x", mu_x)?;
+    require_positive("mu_y", mu_y)?;
+    require_count("n", n)?;
+    crate::privacy::validate_eps_delta(epsilon, delta)?;
     let mu = mu_x.min(mu_y);
     let nf = n as f64;
     let sig = |m: f64| 8.0 * l / (nf * epsilon) * (2.0 * (5.0 / delta).ln() / (m * mu)).sqrt();
@@ -822,10 +798,10 @@ pub fn ztoh22_alg3(
 /// block with σ_k = (8L/(n̄ε))√(2 log(5/δ)/(μ_kμ)), sensitivity 4L/(n̄√(μ_kμ)); each algorithm is
 /// a parallel composition over its K phases, and the two are composed (basic composition, L260).
 pub fn ztoh22_alg4_5(l: f64, mu: f64, n: u64, epsilon: f64, delta: f64) -> Result<Calibration> {
-    check_pos("L", l)?;
-    check_pos("mu", mu)?;
-    check_count("n", n)?;
-    check_eps_delta(epsilon, delta)?;
+    require_positive("L", l)?;
+    require_positive("mu", mu)?;
+    require_count("n", n)?;
+    crate::privacy::validate_eps_delta(epsilon, delta)?;
     let (k, nbar) = ztoh22_phases(n);
     let nb = nbar as f64;
     let mu1 = 2.0 * mu;
@@ -862,10 +838,10 @@ pub fn bgm23_thm12_sigma(
     epsilon: f64,
     delta: f64,
 ) -> Result<f64> {
-    check_pos("L", l)?;
-    check_pos("lambda", lambda)?;
-    check_count("n'", n_prime)?;
-    check_eps_delta(epsilon, delta)?;
+    require_positive("L", l)?;
+    require_positive("lambda", lambda)?;
+    require_count("n'", n_prime)?;
+    crate::privacy::validate_eps_delta(epsilon, delta)?;
     Ok(8.0 * l * (2.0 / delta).ln().sqrt()
         / (2f64.powi(t as i32) * lambda * n_prime as f64 * epsilon))
 }
@@ -940,11 +916,11 @@ pub fn bgm23_thm21_params(
     epsilon: f64,
     delta: f64,
 ) -> Result<NoisySgdaParams> {
-    check_pos("c0", c0)?;
-    check_count("n", n)?;
-    check_count("d", d)?;
-    check_pos("L", l)?;
-    check_eps_delta(epsilon, delta)?;
+    require_positive("c0", c0)?;
+    require_count("n", n)?;
+    require_count("d", d)?;
+    require_positive("L", l)?;
+    crate::privacy::validate_eps_delta(epsilon, delta)?;
     let nf = n as f64;
     let lg = (1.0 / delta).ln();
     let t = (nf / 8.0)
@@ -1078,8 +1054,8 @@ pub fn bgm23_c0_required(n: u64, d: u64, epsilon: f64, delta: f64) -> Result<f64
 ///   Under-noised: at ε = 1, δ = 1e-5 the exact ε is ≈ 2.3 (erratum B-2).
 /// * Corrected: the classic σ = 2L√(2 ln(1.25/δ))/ε (ε ≤ 1).
 pub fn bgm23_cor16(l: f64, epsilon: f64, delta: f64, variant: Variant) -> Result<Calibration> {
-    check_pos("L", l)?;
-    check_eps_delta(epsilon, delta)?;
+    require_positive("L", l)?;
+    crate::privacy::validate_eps_delta(epsilon, delta)?;
     let s = 2.0 * l;
     let sigma = match variant {
         Variant::PaperLiteral => l * (1.0 / delta).ln().sqrt() / epsilon,
@@ -1157,10 +1133,10 @@ pub fn bgm24_thm4(
     with_replacement: bool,
     variant: Variant,
 ) -> Result<(MirrorProxParams, Calibration)> {
-    check_pos("c", c)?;
-    check_count("n", setup.n)?;
-    check_count("d_w", setup.d_w)?;
-    check_count("d_theta", setup.d_theta)?;
+    require_positive("c", c)?;
+    require_count("n", setup.n)?;
+    require_count("d_w", setup.d_w)?;
+    require_count("d_theta", setup.d_theta)?;
     for (f, v) in [
         ("p_star", setup.p_star),
         ("q_star", setup.q_star),
@@ -1169,9 +1145,9 @@ pub fn bgm24_thm4(
         ("kappa", setup.kappa),
         ("kappa_tilde", setup.kappa_tilde),
     ] {
-        check_pos(f, v)?;
+        require_positive(f, v)?;
     }
-    check_eps_delta(epsilon, delta)?;
+    crate::privacy::validate_eps_delta(epsilon, delta)?;
     let nf = setup.n as f64;
     let lg = (1.0 / delta).ln();
     let d = (setup.d_w + setup.d_theta) as f64;
@@ -1256,10 +1232,10 @@ pub fn bgm24_thm6_sigma(
     delta: f64,
     variant: Variant,
 ) -> Result<f64> {
-    check_pos("L", l)?;
-    check_pos("lambda", lambda)?;
-    check_count("n'", n_prime)?;
-    check_eps_delta(epsilon, delta)?;
+    require_positive("L", l)?;
+    require_positive("lambda", lambda)?;
+    require_count("n'", n_prime)?;
+    crate::privacy::validate_eps_delta(epsilon, delta)?;
     let root = match variant {
         Variant::PaperLiteral => (2.0 / delta).sqrt(),
         Variant::Corrected => (2.0 / delta).ln().sqrt(),

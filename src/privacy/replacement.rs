@@ -36,7 +36,7 @@
 //! The section marked "stand-ins" holds minimal RDP/Gaussian helpers so this file does not depend
 //! on the accountants being written concurrently (`rdp.rs`, `analytic.rs`, `gdp.rs`).
 
-use crate::error::{invalid, Error, Result};
+use crate::error::{invalid, require_count, require_positive, require_unit_open, Error, Result};
 use crate::privacy::special::{log_normal_cdf, log_sum_exp, normal_cdf};
 use crate::privacy::{DpEvent, Neighbouring, PrivacyLedger};
 use statrs::function::gamma::ln_gamma;
@@ -46,30 +46,9 @@ use std::sync::OnceLock;
 // Validation helpers
 // ------------------------------------------------------------------------------------------------
 
-fn pos(field: &str, v: f64) -> Result<()> {
-    if v.is_finite() && v > 0.0 {
-        Ok(())
-    } else {
-        Err(invalid(field, format!("must be finite and > 0, got {v}")))
-    }
-}
-
-fn unit_open(field: &str, v: f64) -> Result<()> {
-    if v > 0.0 && v < 1.0 {
-        Ok(())
-    } else {
-        Err(invalid(field, format!("must be in (0, 1), got {v}")))
-    }
-}
-
 fn nm(n: u64, m: u64) -> Result<()> {
-    if n == 0 {
-        return Err(invalid("n", "must be ≥ 1"));
-    }
-    if m == 0 {
-        return Err(invalid("m", "must be ≥ 1"));
-    }
-    Ok(())
+    require_count("n", n)?;
+    require_count("m", m)
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -132,9 +111,9 @@ pub fn bg23_thm1(
     eta: f64,
     c1: Option<f64>,
 ) -> Result<PaperAmplification> {
-    pos("s", s)?;
-    pos("epsilon", epsilon)?;
-    unit_open("eta", eta)?;
+    require_positive("s", s)?;
+    require_positive("epsilon", epsilon)?;
+    require_unit_open("eta", eta)?;
     nm(n, m)?;
     if k == 0 {
         return Err(invalid("k", "must be ≥ 1"));
@@ -209,10 +188,10 @@ fn moments_restatement(
     epsilon: f64,
     delta: f64,
 ) -> Result<PaperAmplification> {
-    pos("c", c)?;
-    pos("L", l)?;
-    pos("epsilon", epsilon)?;
-    unit_open("delta", delta)?;
+    require_positive("c", c)?;
+    require_positive("L", l)?;
+    require_positive("epsilon", epsilon)?;
+    require_unit_open("delta", delta)?;
     nm(n, b)?;
     if t == 0 {
         return Err(invalid("T", "must be ≥ 1"));
@@ -381,7 +360,7 @@ pub fn rdp_jensen(n: u64, m: u64, z: f64, alpha: f64) -> Result<f64> {
 /// [`rdp_jensen`] for the mechanism conditioned on K ≤ kmax (see [`multiplicity_tail`]).
 pub fn rdp_jensen_truncated(n: u64, m: u64, z: f64, alpha: f64, kmax: u64) -> Result<f64> {
     nm(n, m)?;
-    pos("z", z)?;
+    require_positive("z", z)?;
     if !(alpha.is_finite() && alpha > 1.0) {
         return Err(invalid(
             "alpha",
@@ -533,7 +512,7 @@ fn expansion_from_table(t: &ExpansionTable, alpha: u32) -> f64 {
 /// leading term is C(α,2)·γ²·(E[K|K≥1])²/z², i.e. q² amplification with q ≈ m/n.
 pub fn rdp_expansion(n: u64, m: u64, z: f64, alpha: u32) -> Result<f64> {
     nm(n, m)?;
-    pos("z", z)?;
+    require_positive("z", z)?;
     if alpha < 2 {
         return Err(invalid(
             "alpha",
@@ -561,7 +540,7 @@ pub fn rdp_curve(n: u64, m: u64, z: f64, orders: &[u32]) -> Result<Vec<f64>> {
 /// [`multiplicity_tail`]; kmax ≥ m is no truncation).
 pub fn rdp_curve_truncated(n: u64, m: u64, z: f64, orders: &[u32], kmax: u64) -> Result<Vec<f64>> {
     nm(n, m)?;
-    pos("z", z)?;
+    require_positive("z", z)?;
     if kmax == 0 {
         return Err(invalid("kmax", "must be ≥ 1"));
     }
@@ -643,7 +622,7 @@ pub fn twin_renyi_sum_query(
     if !replacement.is_finite() {
         return Err(invalid("replacement", "must be finite"));
     }
-    pos("sigma", sigma)?;
+    require_positive("sigma", sigma)?;
     if !(alpha.is_finite() && alpha > 1.0) {
         return Err(invalid(
             "alpha",
@@ -825,7 +804,7 @@ fn binomial_support(trials: u64, p: f64) -> (Vec<(f64, f64)>, f64) {
 /// all released values exceeds τ; δ ≥ P_S(sum > τ) − e^ε P_{S′}(sum > τ) for every τ, maximized
 /// over a grid of τ. Every number returned is a valid lower bound (up to floating point).
 pub fn sum_test_delta(sampling: Sampling, steps: u64, z: f64, epsilon: f64) -> Result<f64> {
-    pos("z", z)?;
+    require_positive("z", z)?;
     if !(epsilon.is_finite() && epsilon >= 0.0) {
         return Err(invalid(
             "epsilon",
@@ -887,7 +866,7 @@ pub fn sum_test_delta(sampling: Sampling, steps: u64, z: f64, epsilon: f64) -> R
 /// A lower bound on the ε at δ of the same transcript: the supremum of ε with
 /// [`sum_test_delta`]`(ε) > δ` (bisection; 0 if even ε = 0 gives δ_lb ≤ δ).
 pub fn sum_test_epsilon(sampling: Sampling, steps: u64, z: f64, delta: f64) -> Result<f64> {
-    unit_open("delta", delta)?;
+    require_unit_open("delta", delta)?;
     if sum_test_delta(sampling, steps, z, 0.0)? <= delta {
         return Ok(0.0);
     }
@@ -1022,7 +1001,7 @@ const TAIL_SHARE: f64 = 0.01;
 /// ε at δ of a replace-one ledger by the stand-in RDP accountant: 1% of δ pays for truncating
 /// with-replacement multiplicities (step W0), the rest goes to the RDP conversion.
 pub(crate) fn rdp_epsilon(ledger: &PrivacyLedger, delta: f64) -> Result<(f64, u32)> {
-    unit_open("delta", delta)?;
+    require_unit_open("delta", delta)?;
     if ledger.relation != Neighbouring::ReplaceOne {
         return Err(Error::Unsupported(
             "the with-replacement stand-in prices replace-one ledgers only".into(),
@@ -1040,7 +1019,7 @@ pub(crate) fn rdp_epsilon(ledger: &PrivacyLedger, delta: f64) -> Result<(f64, u3
 
 /// The exact ε at δ of μ-GDP: `crate::privacy::gdp::gdp_epsilon` (0 for μ = 0).
 pub(crate) fn gaussian_epsilon(mu: f64, delta: f64) -> Result<f64> {
-    unit_open("delta", delta)?;
+    require_unit_open("delta", delta)?;
     if !(mu.is_finite() && mu >= 0.0) {
         return Err(invalid("mu", format!("must be finite and ≥ 0, got {mu}")));
     }

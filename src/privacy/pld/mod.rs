@@ -685,14 +685,6 @@ fn check_tail(t: f64) -> Result<()> {
     }
 }
 
-fn check_positive(field: &str, v: f64) -> Result<()> {
-    if v.is_finite() && v > 0.0 {
-        Ok(())
-    } else {
-        Err(invalid(field, format!("must be finite and > 0, got {v}")))
-    }
-}
-
 /// One point of [`PldAccountant::discretization_study`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DiscretizationPoint {
@@ -745,7 +737,7 @@ impl PldAccountant {
         dir: Direction,
     ) -> Result<Pld> {
         self.validate()?;
-        check_positive("noise_multiplier", noise_multiplier)?;
+        crate::error::require_positive("noise_multiplier", noise_multiplier)?;
         if !(q.is_finite() && q > 0.0 && q <= 1.0) {
             return Err(invalid("q", format!("must be in (0, 1], got {q}")));
         }
@@ -780,7 +772,7 @@ impl PldAccountant {
     /// coincide).
     pub fn laplace_pair(&self, noise_multiplier: f64) -> Result<PldPair> {
         self.validate()?;
-        check_positive("noise_multiplier", noise_multiplier)?;
+        crate::error::require_positive("noise_multiplier", noise_multiplier)?;
         let p = discretize::laplace(
             noise_multiplier,
             self.value_discretization_interval,
