@@ -47,6 +47,7 @@ fn alg(batch: Batch, sigma: f64, steps: usize) -> Sgda {
         batch,
         sigma,
         reg: Regularizer::none(),
+        label_prefix: String::new(),
     }
 }
 
@@ -119,6 +120,7 @@ fn tight_instance_by_hand() {
         batch: Batch::Full,
         sigma: 0.0,
         reg: Regularizer::none(),
+        label_prefix: String::new(),
     };
     let out = a
         .run_objective(&tt.f, &obj, &mut NoiseSource::sample(0))

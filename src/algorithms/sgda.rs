@@ -16,11 +16,11 @@
 //! z_0..z_{T−1} exactly as eq. (14) prints it. z_T is kept in the trace ([`SgdaRun`]) only.
 //!
 //! **Oracle.** With [`Batch::WithReplacement`]`(m)` each step draws m indices uniformly with
-//! replacement from the n data points, `NoiseSource::indices("sgda/batch/step={t}", m, n)`, and
+//! replacement from the n data points, `NoiseSource::indices("{prefix}sgda/batch/step={t}", m, n)`, and
 //! uses (1/m) Σ_{i∈M_t} g(z_{t−1}; x_i): exactly m gradient evaluations per step, m·T in all. With
 //! [`Batch::Full`] the exact data operator Σ_j π_j g(z_{t−1}; x_j) is used (τ = 0 when σ = 0), one
 //! evaluation per mixture point per step. When σ > 0, ξ_t ∼ N(0, σ² I_d), d = d_w + d_θ, is drawn
-//! as `NoiseSource::gaussian("sgda/noise/step={t}", d, σ)` and added; with σ = 0 nothing is drawn.
+//! as `NoiseSource::gaussian("{prefix}sgda/noise/step={t}", d, σ)` and added; with σ = 0 nothing is drawn.
 //!
 //! **Regularizer.** The objective's anchored quadratic terms (e.g. the f^(t) of BGM23 Algorithm 1)
 //! are data-independent: their operator is added *exactly* at every step and is **not** counted as
@@ -65,6 +65,10 @@ pub struct Sgda {
     /// Anchored quadratic terms added to F_S by [`Algorithm::run`] (exact, uncounted).
     #[serde(default)]
     pub reg: Regularizer,
+    /// Prepended to every stream label, so that several runs inside one algorithm (the rounds of
+    /// BGM23 Algorithm 1) draw from distinct streams, e.g. "rr/round=2/".
+    #[serde(default)]
+    pub label_prefix: String,
 }
 
 /// A traced run: the output plus z_0..z_T and ∇_1..∇_T (concatenated [w, θ] vectors).
@@ -181,7 +185,11 @@ impl Sgda {
                     oracle.objective_operator(&data_only, &w, &th)
                 }
                 Batch::WithReplacement(m) => {
-                    let idx = noise.indices(&format!("sgda/batch/step={t}"), m, n)?;
+                    let idx = noise.indices(
+                        &format!("{}sgda/batch/step={t}", self.label_prefix),
+                        m,
+                        n,
+                    )?;
                     let mut gw = vec![0.0; dw];
                     let mut gt = vec![0.0; th.len()];
                     let inv = 1.0 / m as f64;
@@ -197,8 +205,11 @@ impl Sgda {
             linalg::axpy(1.0, &rw, &mut gw);
             linalg::axpy(-1.0, &rt, &mut gt);
             if self.sigma > 0.0 {
-                let xi =
-                    noise.gaussian(&format!("sgda/noise/step={t}"), dw + th.len(), self.sigma)?;
+                let xi = noise.gaussian(
+                    &format!("{}sgda/noise/step={t}", self.label_prefix),
+                    dw + th.len(),
+                    self.sigma,
+                )?;
                 let (xw, xt) = linalg::split(&xi, dw);
                 linalg::axpy(1.0, &xw, &mut gw);
                 linalg::axpy(1.0, &xt, &mut gt);

@@ -123,6 +123,7 @@ fn full(f: &dyn SaddleFn, eta: f64, steps: usize, z0: &[f64]) -> Sgda {
         batch: Batch::Full,
         sigma: 0.0,
         reg: Regularizer::none(),
+        label_prefix: String::new(),
     }
 }
 
@@ -206,6 +207,7 @@ fn mc_cases() -> Result<Vec<McCase>> {
             batch: Batch::WithReplacement(2),
             sigma: 0.2,
             reg: Regularizer::none(),
+            label_prefix: String::new(),
         },
         comparators: vec![("z*".into(), tt.z.clone())],
     });
@@ -238,6 +240,7 @@ fn mc_cases() -> Result<Vec<McCase>> {
                 batch: Batch::WithReplacement(m),
                 sigma,
                 reg: Regularizer::none(),
+                label_prefix: String::new(),
             },
             comparators,
         });
