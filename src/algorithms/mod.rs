@@ -6,11 +6,14 @@
 
 pub mod mode_of_halves;
 pub mod output_perturbation;
+pub mod recursive_regularization;
 pub mod regularized_erm;
 pub mod regularized_saddle;
+pub mod rr_paths;
 pub mod sgda;
 
 pub use output_perturbation::OutputPerturbation;
+pub use recursive_regularization::{AempSpec, RecursiveRegularization, Schedule};
 pub use regularized_saddle::RegularizedSaddlePoint;
 
 use crate::error::Result;
