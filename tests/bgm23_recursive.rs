@@ -207,3 +207,13 @@ fn bad_inputs_are_errors() {
         .to_string();
     assert!(e.contains("start"), "{e}");
 }
+
+#[test]
+fn rate_n() {
+    common::run("bgm23.rate_n");
+}
+
+#[test]
+fn rate_eps() {
+    common::run("bgm23.rate_eps");
+}

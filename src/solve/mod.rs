@@ -39,6 +39,14 @@ pub struct SolveOptions {
     /// For smooth μ-SC/SC objectives, iterate on until the residual distance bound is ≤ this
     /// (times 1 + ‖z‖), or the residual stagnates.
     pub dist_tol: f64,
+    /// Try the family's direct computation first ([`SaddleFn::direct_saddle`]); false forces the
+    /// iterative method (e.g. to exercise it as BGM23 Lemma 11's substitute).
+    #[serde(default = "yes")]
+    pub allow_direct: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Default for SolveOptions {
@@ -48,6 +56,7 @@ impl Default for SolveOptions {
             max_iters: 5_000_000,
             check_every: 8,
             dist_tol: 1e-14,
+            allow_direct: true,
         }
     }
 }
@@ -140,11 +149,33 @@ pub fn saddle_point_from(
         grad_evals: evals,
         method: method.to_string(),
     };
-    if let Some(direct) = f.direct_saddle(obj) {
+    if let Some(direct) = opts.allow_direct.then(|| f.direct_saddle(obj)).flatten() {
         let (w, t) = direct?;
         let (gap, tol) = certify(f, obj, &w, &t, opts.tol_rel)?;
         if gap <= tol {
-            return Ok(finish(w, t, gap, tol, 0, 0, "direct"));
+            let mut c = finish(w, t, gap, tol, 0, 0, "direct");
+            // For smooth objectives the residual bound of the module doc is much sharper than
+            // Lemma 3's √(2·Ĝap/μ) at a computed gap of rounding size.
+            if let (true, Some(lg)) = (mu > 0.0, f.operator_lipschitz(obj)) {
+                let oracle = Oracle::new(f);
+                let agg = Objective {
+                    data: f.aggregate(&obj.data),
+                    reg: obj.reg.clone(),
+                };
+                let eta = if lg > 0.0 { 0.5 / lg } else { 1.0 };
+                let g = oracle.objective_operator(&agg, &c.w, &c.theta);
+                let (wh, th) = projected_step(f, &c.w, &c.theta, &g, eta);
+                let r = linalg::norm2(&linalg::concat(
+                    &linalg::sub(&c.w, &wh),
+                    &linalg::sub(&c.theta, &th),
+                )) + 4.0
+                    * f64::EPSILON
+                    * (1.0 + linalg::norm2(&linalg::concat(&c.w, &c.theta)));
+                let res_bound = (1.0 + eta * lg) / (eta * mu) * r;
+                c.dist_bound = c.dist_bound.map(|b| b.min(res_bound));
+                c.grad_evals = oracle.grad_evals();
+            }
+            return Ok(c);
         }
     }
     let lg = f.operator_lipschitz(obj).ok_or_else(|| {

@@ -1,6 +1,7 @@
 //! BGM23 (Bassily, Guzmán, Menart, COLT 2023): the items the shared core implements; §5 and
 //! Lemmas 6–7 in [`section5`].
 
+pub mod rates;
 pub mod recursive;
 pub mod section5;
 pub mod sgda;
@@ -25,6 +26,7 @@ pub fn claims() -> Vec<Claim> {
     v.extend(section5::claims());
     v.extend(sgda::claims());
     v.extend(recursive::claims());
+    v.extend(rates::claims());
     v
 }
 

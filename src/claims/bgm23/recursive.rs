@@ -981,7 +981,11 @@ fn check_lemma11(b: Budget) -> Result<Evidence> {
         if !(z_lin[0].abs() < 0.3 && z_lin[1].abs() < 0.4) {
             continue;
         }
-        let cert = crate::solve::saddle_point(&f, &obj, &crate::solve::SolveOptions::default())?;
+        let iterative = crate::solve::SolveOptions {
+            allow_direct: false,
+            ..Default::default()
+        };
+        let cert = crate::solve::saddle_point(&f, &obj, &iterative)?;
         evals += cert.grad_evals;
         let err = linalg::norm2(&linalg::sub(&linalg::concat(&cert.w, &cert.theta), &z_lin));
         main.observe(

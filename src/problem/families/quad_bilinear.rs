@@ -296,6 +296,20 @@ impl SaddleFn for QuadBilinear {
     fn aggregate(&self, data: &Mixture) -> Mixture {
         Mixture::single(&data.mean())
     }
+    /// When the saddle operator z ↦ Mz + q is strongly monotone (a regularizer, or α, γ > 0) and
+    /// its zero lies in W×Θ, that zero is the saddle point: one linear solve. Otherwise (a
+    /// constraint is active, or M is singular) the generic certified solver runs.
+    fn direct_saddle(&self, obj: &Objective) -> Option<Result<(Vec<f64>, Vec<f64>)>> {
+        if obj.reg.total() <= 0.0 && (self.alpha <= 0.0 || self.gamma <= 0.0) {
+            return None;
+        }
+        let (m, q) = self.affine_operator(obj);
+        let z = m.solve(&linalg::scale(-1.0, &q)).ok()?;
+        let (w, t) = linalg::split(&z, self.dim_w());
+        (self.domain_w.contains(&w, 0.0) && self.domain_theta.contains(&t, 0.0))
+            .then_some(Ok((w, t)))
+    }
+
     fn operator_lipschitz(&self, obj: &Objective) -> Option<f64> {
         Some(self.affine_operator(obj).0.op_norm())
     }
