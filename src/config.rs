@@ -12,6 +12,9 @@
 //! Unknown fields anywhere are rejected with the field named. A dataset drawn from a
 //! distribution uses the stream labelled "data/sample" of the run's seed.
 
+use crate::algorithms::recursive_regularization::{
+    AempSpec, DistanceRule, NPrimeRule, RecursiveRegularization, Schedule,
+};
 use crate::algorithms::{Algorithm, OutputPerturbation, RegularizedSaddlePoint};
 use crate::error::{invalid, Error, Result};
 use crate::gap::gap_function;
@@ -88,8 +91,51 @@ struct OpParams {
     anchor_theta: Option<Vec<f64>>,
 }
 
+/// `recursive_regularization` parameters (BGM23 Algorithm 1). Either `lambda` alone (the schedule
+/// of line 1: n′ by `n_prime_rule`, T = ⌊log₂(L/(Bλ))⌋) or `lambda` with `rounds` and `n_prime`
+/// (free mode). L and B default to the family's constants over the data support.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RrParams {
+    lambda: f64,
+    #[serde(default)]
+    rounds: Option<usize>,
+    #[serde(default)]
+    n_prime: Option<usize>,
+    #[serde(default = "default_n_prime_rule")]
+    n_prime_rule: NPrimeRule,
+    #[serde(default = "default_distance_rule")]
+    distance_rule: DistanceRule,
+    #[serde(default = "default_a_emp")]
+    a_emp: AempSpec,
+    #[serde(default)]
+    lipschitz: Option<f64>,
+    #[serde(default)]
+    diameter: Option<f64>,
+    #[serde(default)]
+    start_w: Option<Vec<f64>>,
+    #[serde(default)]
+    start_theta: Option<Vec<f64>>,
+}
+
+fn default_n_prime_rule() -> NPrimeRule {
+    NPrimeRule::PaperLiteral
+}
+
+fn default_distance_rule() -> DistanceRule {
+    DistanceRule::Corrected
+}
+
+fn default_a_emp() -> AempSpec {
+    AempSpec::Exact
+}
+
 /// The algorithms `dpsaddle run` knows.
-pub const ALGORITHMS: &[&str] = &["regularized_saddle_point", "output_perturbation"];
+pub const ALGORITHMS: &[&str] = &[
+    "regularized_saddle_point",
+    "output_perturbation",
+    "recursive_regularization",
+];
 
 /// Locate the JSON key nearest before byte `offset` of `text` (to name the field of a parse error).
 fn key_before(text: &str, line: usize, column: usize) -> Option<String> {
@@ -210,6 +256,34 @@ pub fn run(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> Resu
                 epsilon: p.epsilon,
                 delta: p.delta,
                 lipschitz,
+            })
+        }
+        "recursive_regularization" => {
+            let p: RrParams = params(&cfg.params)?;
+            let k = f.constants(&support);
+            let l = finite("params.lipschitz", p.lipschitz.unwrap_or(k.lipschitz))?;
+            let b = finite("params.diameter", p.diameter.unwrap_or(k.diameter))?;
+            let lambda = finite("params.lambda", p.lambda)?;
+            let schedule = match (p.rounds, p.n_prime) {
+                (Some(t), Some(np)) => {
+                    Schedule::free(s.len(), np, t, lambda, l, b, p.distance_rule)
+                }
+                (None, None) => {
+                    Schedule::bgm23(s.len(), l, b, lambda, p.n_prime_rule, p.distance_rule)
+                }
+                _ => return Err(invalid(
+                    "params.rounds",
+                    "give both `rounds` and `n_prime` (free mode) or neither (Algorithm 1 line 1)",
+                )),
+            }
+            .map_err(|e| crate::problem::spec::rename(e, "params"))?;
+            let (start_w, start_theta) = anchors(&p.start_w, &p.start_theta);
+            Box::new(RecursiveRegularization {
+                schedule,
+                start_w,
+                start_theta,
+                a_emp: p.a_emp,
+                record_exact: false,
             })
         }
         other => {

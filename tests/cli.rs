@@ -59,6 +59,18 @@ fn example_configs_run() {
             "output_perturbation",
             "fixtures/configs/output_perturbation.json",
         ),
+        (
+            "recursive_regularization",
+            "fixtures/configs/recursive_regularization_exact.json",
+        ),
+        (
+            "recursive_regularization",
+            "fixtures/configs/recursive_regularization_biased_exact.json",
+        ),
+        (
+            "recursive_regularization",
+            "fixtures/configs/recursive_regularization_output_perturbation.json",
+        ),
     ] {
         let out = bin()
             .args(["run", alg, "--config", file, "--json"])
@@ -301,4 +313,25 @@ fn fixtures_check_over_the_whole_tree_skips_non_fixture_json() {
     assert_eq!(o.status.code(), Some(0), "{out}");
     assert!(out.contains("skipped (not a fixture file)"));
     assert!(out.lines().last().unwrap().ends_with(" 0 failed"), "{out}");
+}
+
+/// Algorithm 1 with λ too large for one round, and a half-given free mode: exit 2 naming the field.
+#[test]
+fn recursive_regularization_bad_params() {
+    let mut cfg = base_config();
+    cfg["params"] = serde_json::json!({"lambda": 50.0});
+    let (code, _, err) = run_with("rr_lambda", &cfg.to_string(), "recursive_regularization");
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("params.lambda") && err.contains("T ="),
+        "{err}"
+    );
+    cfg["params"] = serde_json::json!({"lambda": 0.01, "rounds": 2});
+    let (code, _, err) = run_with("rr_free", &cfg.to_string(), "recursive_regularization");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("params.rounds"), "{err}");
+    cfg["params"] = serde_json::json!({"lambda": 0.01, "rounds": 1, "n_prime": 4, "a_emp": {"output_perturbation": {"epsilon": -1.0, "delta": 1e-5, "project": true}}});
+    let (code, _, err) = run_with("rr_eps", &cfg.to_string(), "recursive_regularization");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("epsilon"), "{err}");
 }

@@ -647,6 +647,18 @@ impl RecursiveRegularization {
                     "lambda": sch.lambda,
                     "a_emp": a_emp.name(),
                     "unused_points": sch.n - sch.rounds * sch.n_prime,
+                    "rounds": rounds
+                        .iter()
+                        .map(|r| serde_json::json!({
+                            "t": r.t,
+                            "chunk": [r.chunk.0, r.chunk.1],
+                            "d_hat": r.d_hat,
+                            "increment": r.increment,
+                            "z_bar": r.z_bar,
+                            "grad_evals": r.grad_evals,
+                            "sigma": r.info.get("sigma"),
+                        }))
+                        .collect::<Vec<_>>(),
                 }),
             },
             rounds,
