@@ -185,6 +185,7 @@ fn check_lemma19(b: Budget) -> Result<Evidence> {
     let mut literal_p2_worst: f64 = 0.0;
     let mut regime = 0usize;
     let mut p1_loose: f64 = 0.0;
+    let mut d_hat_literal_worst: f64 = 0.0;
     for run in runs(b)? {
         let sch = &run.sch;
         let np = sch.n_prime as f64;
@@ -224,6 +225,15 @@ fn check_lemma19(b: Budget) -> Result<Evidence> {
             }
             if run.paper_regime {
                 regime += 1;
+                // Def 4's premise for round t's A_emp: the RMS start distance against D̂_t.
+                let rms = r.start_dist_sq.sqrt();
+                main.observe(
+                    rms,
+                    sch.d_hat(t),
+                    lab("RMS ‖z*_(S,t) − z̄_(t−1)‖ ≤ D̂_t (corrected)"),
+                );
+                d_hat_literal_worst = d_hat_literal_worst
+                    .max(rms / DistanceRule::PaperLiteral.d_hat(sch.diameter, t));
                 main.observe(r.p1, bb / 4f64.powi(t as i32), lab("P.1 ≤ B²/2^{2t}"));
                 main.observe(
                     r.p2,
@@ -239,6 +249,9 @@ fn check_lemma19(b: Budget) -> Result<Evidence> {
         ))
         .note(format!(
             "P.1 over 3(E + F + G) (the slack of L420): worst {p1_loose:.4}"
+        ))
+        .note(format!(
+            "RMS start distance over the printed D̂_t = B/2^t (I-9), Thm 18 regime: worst {d_hat_literal_worst:.4} (recorded)"
         ))
         .note(format!(
             "{regime} round-instances in Thm 18's regime (λ = 48L/(B√n′), E_t ≤ B²/(12·4^t))"
