@@ -588,10 +588,12 @@ fn check_entry(i: usize, entry: &Draw, label: &str, count: usize, req: Request) 
                 let k = usize::try_from(v).ok().filter(|&k| k < seen.len());
                 match k {
                     Some(k) if !seen[k] => seen[k] = true,
-                    _ => return fail(format!(
+                    _ => {
+                        return fail(format!(
                         "permutation value [{j}] on '{label}' is {v}: not a permutation of [0, {})",
                         values.len()
-                    )),
+                    ))
+                    }
                 }
             }
         }

@@ -906,8 +906,8 @@ pub struct NoisySgdaParams {
     pub batch_rule: Variant,
     /// σ = √(c₀TL²log(1/δ))/(nε) (L530–L532).
     pub sigma: f64,
-    /// Does BGM23 Thm 22's premise T ≥ n²ε/m² hold? (It asserts so at L546; with the printed m,
-    /// n²ε/m² ≈ 4T, so it fails.)
+    /// Does BGM23 Thm 22's premise T ≥ n²ε/m² hold ([`bgm23_thm22_premise`], exact)? (L546 asserts
+    /// so; with the printed m, n²ε/m² ≈ 4T, so it fails.)
     pub thm22_premise: bool,
 }
 
@@ -939,16 +939,21 @@ pub fn bgm23_thm21_params(
         ));
     }
     let iterations = t as u64;
-    let premise = |m: u64| t >= nf * nf * epsilon / (m as f64).powi(2);
+    let premise = |m: u64| bgm23_thm22_premise(iterations, m, n, epsilon);
     let batch = match batch_rule {
         Variant::PaperLiteral => {
             ((nf * (epsilon / (4.0 * t)).sqrt()).max(1.0).ceil() as u64).min(n)
         }
         Variant::Corrected => {
+            // ⌈n√(ε/T)⌉ in floats, then moved to the smallest m with T·m² ≥ n²ε exactly (the
+            // rounded product can be off by one either way; e.g. n = 2000, ε = 0.1, T = 10 needs
+            // m = 201, because the double nearest 0.1 is above 1/10).
             let mut m = ((nf * (epsilon / t).sqrt()).ceil() as u64).clamp(1, n);
-            // ⌈·⌉ of a rounded product: step up if rounding left the premise a hair short.
             while m < n && !premise(m) {
                 m += 1;
+            }
+            while m > 1 && premise(m - 1) {
+                m -= 1;
             }
             m
         }
@@ -961,6 +966,19 @@ pub fn bgm23_thm21_params(
         sigma,
         thm22_premise: premise(batch),
     })
+}
+
+/// BGM23 Thm 22's premise T ≥ n²ε/m² (L544, L546), decided exactly: T·m² ≥ n²·ε with ε at its
+/// binary value (false for a non-finite ε).
+pub fn bgm23_thm22_premise(t: u64, m: u64, n: u64, epsilon: f64) -> bool {
+    use num_bigint::BigInt;
+    use num_rational::BigRational;
+    let Some(e) = crate::exact::from_f64_exact(epsilon) else {
+        return false;
+    };
+    let lhs = BigInt::from(t) * BigInt::from(m) * BigInt::from(m);
+    let n2 = BigInt::from(n) * BigInt::from(n);
+    BigRational::from_integer(lhs) >= BigRational::from_integer(n2) * e
 }
 
 /// BGM23 Thm 21 / Thm 22 as a calibration: T steps, each a minibatch of m indices drawn with
