@@ -1,6 +1,7 @@
 //! BGM23 (Bassily, Guzmán, Menart, COLT 2023): the items the shared core implements; §5 and
 //! Lemmas 6–7 in [`section5`].
 
+pub mod noisy;
 pub mod section5;
 pub mod sgda;
 
@@ -23,6 +24,7 @@ pub fn claims() -> Vec<Claim> {
     let mut v = core_claims();
     v.extend(section5::claims());
     v.extend(sgda::claims());
+    v.extend(noisy::claims());
     v
 }
 
