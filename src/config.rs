@@ -12,12 +12,15 @@
 //! Unknown fields anywhere are rejected with the field named. A dataset drawn from a
 //! distribution uses the stream labelled "data/sample" of the run's seed.
 
+use crate::algorithms::ldp_sgda::LdpSgda;
+use crate::algorithms::noisy_sgda::NoisySgda;
 use crate::algorithms::recursive_regularization::{
     AempSpec, DistanceRule, NPrimeRule, RecursiveRegularization, Schedule,
 };
 use crate::algorithms::{Algorithm, OutputPerturbation, RegularizedSaddlePoint};
 use crate::error::{invalid, Error, Result};
 use crate::gap::gap_function;
+use crate::privacy::papers::Variant;
 use crate::problem::{Dataset, FiniteDist, Objective, ProblemSpec, SaddleFn};
 use crate::rng::{NoiseSource, Stream};
 use serde::{Deserialize, Serialize};
@@ -130,11 +133,69 @@ fn default_a_emp() -> AempSpec {
     AempSpec::Exact
 }
 
+/// `noisy_sgda` parameters (BGM23 App. C.2, Thm 21).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NoisyParams {
+    c0: f64,
+    epsilon: f64,
+    delta: f64,
+    #[serde(default = "corrected")]
+    batch_rule: Variant,
+    #[serde(default)]
+    d_hat: Option<f64>,
+    #[serde(default)]
+    lipschitz: Option<f64>,
+    #[serde(default)]
+    start_w: Option<Vec<f64>>,
+    #[serde(default)]
+    start_theta: Option<Vec<f64>>,
+}
+
+/// `ldp_sgda` parameters (BGM23 App. A.2, Cor 16).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LdpParams {
+    epsilon: f64,
+    delta: f64,
+    #[serde(default = "corrected")]
+    variant: Variant,
+    #[serde(default)]
+    optimal_step: bool,
+    #[serde(default)]
+    lipschitz: Option<f64>,
+    #[serde(default)]
+    diameter: Option<f64>,
+    #[serde(default)]
+    start_w: Option<Vec<f64>>,
+    #[serde(default)]
+    start_theta: Option<Vec<f64>>,
+}
+
+fn corrected() -> Variant {
+    Variant::Corrected
+}
+
+/// An optional positive parameter: the given value (finite and > 0, else an error naming
+/// `params.{name}`) or the default.
+fn positive_or(name: &str, v: Option<f64>, default: f64) -> Result<f64> {
+    match v {
+        Some(x) if x.is_finite() && x > 0.0 => Ok(x),
+        Some(x) => Err(invalid(
+            format!("params.{name}"),
+            format!("must be finite and > 0, got {x}"),
+        )),
+        None => Ok(default),
+    }
+}
+
 /// The algorithms `dpsaddle run` knows.
 pub const ALGORITHMS: &[&str] = &[
     "regularized_saddle_point",
     "output_perturbation",
     "recursive_regularization",
+    "noisy_sgda",
+    "ldp_sgda",
 ];
 
 /// Locate the JSON key nearest before byte `offset` of `text` (to name the field of a parse error).
@@ -285,6 +346,46 @@ pub fn run(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> Resu
                 a_emp: p.a_emp,
                 record_exact: false,
             })
+        }
+        "noisy_sgda" => {
+            let p: NoisyParams = params(&cfg.params)?;
+            crate::privacy::validate_eps_delta(p.epsilon, p.delta)?;
+            let (start_w, start_theta) = anchors(&p.start_w, &p.start_theta);
+            let cs = f.constants(&support);
+            let a = NoisySgda {
+                c0: positive_or("c0", Some(p.c0), 0.0)?,
+                epsilon: p.epsilon,
+                delta: p.delta,
+                batch_rule: p.batch_rule,
+                start_w,
+                start_theta,
+                d_hat: positive_or("d_hat", p.d_hat, cs.diameter)?,
+                lipschitz: positive_or("lipschitz", p.lipschitz, cs.lipschitz)?,
+                label_prefix: String::new(),
+            };
+            crate::problem::saddle::validate_point(f.as_ref(), &a.start_w, &a.start_theta)
+                .map_err(|e| crate::problem::spec::rename(e, "params.start"))?;
+            Box::new(a)
+        }
+        "ldp_sgda" => {
+            let p: LdpParams = params(&cfg.params)?;
+            crate::privacy::validate_eps_delta(p.epsilon, p.delta)?;
+            let (start_w, start_theta) = anchors(&p.start_w, &p.start_theta);
+            let cs = f.constants(&support);
+            let a = LdpSgda {
+                epsilon: p.epsilon,
+                delta: p.delta,
+                variant: p.variant,
+                optimal_step: p.optimal_step,
+                start_w,
+                start_theta,
+                lipschitz: positive_or("lipschitz", p.lipschitz, cs.lipschitz)?,
+                diameter: positive_or("diameter", p.diameter, cs.diameter)?,
+                label_prefix: String::new(),
+            };
+            crate::problem::saddle::validate_point(f.as_ref(), &a.start_w, &a.start_theta)
+                .map_err(|e| crate::problem::spec::rename(e, "params.start"))?;
+            Box::new(a)
         }
         other => {
             return Err(invalid(

@@ -49,6 +49,9 @@
 //!    `ln`, `cos`, `sin` are the platform libm's (`f64::ln` etc.); these are not correctly
 //!    rounded in general, so another implementation using a different libm may differ in the
 //!    last place (the committed vectors agree bit for bit with CPython's `math` on glibc).
+//! 8. **Permutation of \[0, n)** (Fisher–Yates, from the end): start with `π = [0, 1, …, n−1]`;
+//!    for `i = n−1, n−2, …, 1` draw `j = index(i + 1)` (step 6) and swap `π[i]` and `π[j]`.
+//!    That is n − 1 `next_u64` draws (none for n = 1); the normal cache is left as it is.
 //!
 //! # Sampling, recording and replaying: [`NoiseSource`]
 //!
@@ -177,6 +180,18 @@ impl Stream {
     pub fn indices(&mut self, count: usize, n: usize) -> Vec<usize> {
         (0..count).map(|_| self.index(n)).collect()
     }
+
+    /// A uniformly random permutation of \[0, n) by Fisher–Yates from the end (recipe step 8):
+    /// `π = [0, …, n−1]`, then for `i = n−1` down to 1, `j = index(i + 1)` and swap `π[i]`, `π[j]`.
+    /// Uses n − 1 [`Stream::next_u64`] draws (none for n ≤ 1; n = 0 gives the empty permutation).
+    pub fn permutation(&mut self, n: usize) -> Vec<usize> {
+        let mut pi: Vec<usize> = (0..n).collect();
+        for i in (1..n).rev() {
+            let j = self.index(i + 1);
+            pi.swap(i, j);
+        }
+        pi
+    }
 }
 
 /// A record of every draw call a run made, in call order, enough to replay it without an RNG.
@@ -244,6 +259,8 @@ pub enum DrawValues {
         /// The indices.
         values: Vec<u64>,
     },
+    /// A permutation of \[0, n) ([`NoiseSource::permutation`]; n is the length).
+    Permutation(Vec<u64>),
 }
 
 impl DrawValues {
@@ -252,6 +269,7 @@ impl DrawValues {
             DrawValues::Normal(_) => "normal",
             DrawValues::Uniform(_) => "uniform",
             DrawValues::Index { .. } => "index",
+            DrawValues::Permutation(_) => "permutation",
         }
     }
 
@@ -259,6 +277,7 @@ impl DrawValues {
         match self {
             DrawValues::Normal(v) | DrawValues::Uniform(v) => v.len(),
             DrawValues::Index { values, .. } => values.len(),
+            DrawValues::Permutation(v) => v.len(),
         }
     }
 }
@@ -269,6 +288,7 @@ enum Request {
     Normal,
     Uniform,
     Index(usize),
+    Permutation,
 }
 
 impl Request {
@@ -277,6 +297,7 @@ impl Request {
             Request::Normal => "normal",
             Request::Uniform => "uniform",
             Request::Index(_) => "index",
+            Request::Permutation => "permutation",
         }
     }
 }
@@ -391,6 +412,27 @@ impl NoiseSource {
         }
     }
 
+    /// A uniformly random permutation π of \[0, n) from the stream `label` (Fisher–Yates, recipe
+    /// step 8 of the module documentation): π\[k\] is the k-th element in the permuted order.
+    /// `n == 0` is [`Error::Invalid`] naming `"n"`. The tape records the permutation itself (kind
+    /// `permutation`, count n); a replay checks that the stored values are a permutation of \[0, n).
+    pub fn permutation(&mut self, label: &str, n: usize) -> Result<Vec<usize>> {
+        if n == 0 {
+            return Err(invalid("n", "permutation length must be >= 1, got 0"));
+        }
+        match self.draw(label, n, Request::Permutation)? {
+            DrawValues::Permutation(values) => values
+                .into_iter()
+                .map(|v| {
+                    usize::try_from(v).map_err(|_| {
+                        Error::Replay(format!("permutation value {v} does not fit in usize"))
+                    })
+                })
+                .collect(),
+            _ => unreachable!("draw returns the requested kind"),
+        }
+    }
+
     /// The tape recorded so far (a recording `Sample` source), or the tape being replayed.
     /// `None` for a non-recording `Sample` source.
     pub fn tape(&self) -> Option<&Tape> {
@@ -452,6 +494,13 @@ impl NoiseSource {
                             .map(|i| i as u64)
                             .collect(),
                     },
+                    Request::Permutation => DrawValues::Permutation(
+                        stream
+                            .permutation(count)
+                            .into_iter()
+                            .map(|i| i as u64)
+                            .collect(),
+                    ),
                 };
                 if let Some(tape) = tape {
                     tape.draws.push(Draw {
@@ -531,6 +580,21 @@ fn check_entry(i: usize, entry: &Draw, label: &str, count: usize, req: Request) 
                     "index value [{j}] on '{label}' is {} >= n = {tn}",
                     values[j]
                 ));
+            }
+        }
+        (DrawValues::Permutation(values), _) => {
+            let mut seen = vec![false; values.len()];
+            for (j, &v) in values.iter().enumerate() {
+                let k = usize::try_from(v).ok().filter(|&k| k < seen.len());
+                match k {
+                    Some(k) if !seen[k] => seen[k] = true,
+                    _ => {
+                        return fail(format!(
+                        "permutation value [{j}] on '{label}' is {v}: not a permutation of [0, {})",
+                        values.len()
+                    ))
+                    }
+                }
             }
         }
         (DrawValues::Index { .. }, _) => unreachable!("kinds were checked equal"),

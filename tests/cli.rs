@@ -335,3 +335,80 @@ fn recursive_regularization_bad_params() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("epsilon"), "{err}");
 }
+
+fn config(file: &str) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap()
+}
+
+#[test]
+fn noisy_and_ldp_sgda_configs_run_and_repeat() {
+    for (alg, file) in [
+        ("noisy_sgda", "fixtures/configs/noisy_sgda.json"),
+        ("ldp_sgda", "fixtures/configs/ldp_sgda.json"),
+    ] {
+        let run = || {
+            bin()
+                .args(["run", alg, "--config", file, "--json"])
+                .output()
+                .unwrap()
+        };
+        let out = run();
+        assert!(
+            out.status.success(),
+            "{alg}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let n = config(file)["data"]["n"].as_u64().unwrap();
+        let info = &v["info"];
+        let evals = v["grad_evals"].as_u64().unwrap();
+        if alg == "noisy_sgda" {
+            // n = 400, d = 4, ε = 1, δ = 1e-5: T = ⌊min{50, 160000/(128 ln 1e5)}⌋ = 50 and the
+            // corrected m = ⌈400/√50⌉ = 57.
+            assert_eq!(
+                (info["T"].as_u64(), info["m"].as_u64()),
+                (Some(50), Some(57))
+            );
+            assert_eq!(evals, 50 * 57);
+            assert!(v["ledger"]["event"]["self_composed"]["count"] == 50);
+        } else {
+            assert_eq!(evals, n, "one gradient per user");
+            assert!(v["ledger"]["event"]["gaussian"]["noise_multiplier"].is_number());
+        }
+        assert!(v["population_gap"].as_f64().unwrap() >= -1e-12);
+        assert!(v["noise_tape"]["draws"].as_array().unwrap().len() > 1);
+        assert_eq!(run().stdout, out.stdout, "{alg}: same seed, same output");
+    }
+}
+
+#[test]
+fn noisy_and_ldp_sgda_bad_input_is_named() {
+    let noisy = config("fixtures/configs/noisy_sgda.json");
+    for (name, key, val, field) in [
+        ("c0", "c0", serde_json::json!(0.0), "c0"),
+        ("eps", "epsilon", serde_json::json!(0.0), "epsilon"),
+        ("delta", "delta", serde_json::json!(1.5), "delta"),
+        ("dhat", "d_hat", serde_json::json!(-1.0), "d_hat"),
+        ("lip", "lipschitz", serde_json::json!(0.0), "lipschitz"),
+        ("start", "start_w", serde_json::json!([0.9, 0.9]), "start"),
+        ("extra", "sigma", serde_json::json!(1.0), "sigma"),
+    ] {
+        let mut c = noisy.clone();
+        c["params"][key] = val;
+        expect_bad(&format!("noisy-{name}"), c, "noisy_sgda", field);
+    }
+    // Too few points for one step: T = ⌊min{n/8, …}⌋ < 1 names n.
+    let mut c = noisy.clone();
+    c["data"]["n"] = serde_json::json!(5);
+    expect_bad("noisy-small-n", c, "noisy_sgda", "invalid n");
+    let ldp = config("fixtures/configs/ldp_sgda.json");
+    for (name, key, val, field) in [
+        ("diam", "diameter", serde_json::json!(0.0), "diameter"),
+        ("eps", "epsilon", serde_json::json!(-2.0), "epsilon"),
+        ("variant", "variant", serde_json::json!("halved"), "halved"),
+    ] {
+        let mut c = ldp.clone();
+        c["params"][key] = val;
+        expect_bad(&format!("ldp-{name}"), c, "ldp_sgda", field);
+    }
+}

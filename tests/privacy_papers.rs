@@ -87,7 +87,7 @@ fn literal_sigmas_match_hand_computed_values() {
         // BGM23 Thm 21: c₀ = 16, n = 1000, d = 10, T = 125: √(16·125·ln 1e5)/1000.
         (
             "BGM23 Thm 21",
-            bgm23_thm21_params(16.0, 1000, 10, 1.0, 1.0, 1e-5)
+            bgm23_thm21_params(16.0, 1000, 10, 1.0, 1.0, 1e-5, Variant::PaperLiteral)
                 .unwrap()
                 .sigma,
             0.15174271293851466,
@@ -120,7 +120,7 @@ fn literal_sigmas_match_hand_computed_values() {
         assert!(close(got, want, 1e-12), "{name}: {got} vs {want}");
     }
     // BGM23 Thm 21's schedule: T = ⌊min{125, 271.43}⌋ = 125, m = ⌈44.72⌉ = 45.
-    let p = bgm23_thm21_params(16.0, 1000, 10, 1.0, 1.0, 1e-5).unwrap();
+    let p = bgm23_thm21_params(16.0, 1000, 10, 1.0, 1.0, 1e-5, Variant::PaperLiteral).unwrap();
     assert_eq!((p.iterations, p.batch), (125, 45));
 }
 
@@ -154,7 +154,7 @@ fn event_trees_have_the_documented_shape() {
         .unwrap();
     assert!(close(z, 9.597051824376162 / 2.0, 1e-12));
 
-    let (p, cal) = bgm23_thm21(16.0, 1000, 10, 1.0, 1.0, 1e-5).unwrap();
+    let (p, cal) = bgm23_thm21(16.0, 1000, 10, 1.0, 1.0, 1e-5, Variant::PaperLiteral).unwrap();
     match &cal.ledger.event {
         DpEvent::SelfComposed { count, event } => {
             assert_eq!(*count, p.iterations);
@@ -203,7 +203,7 @@ fn bad_input_is_an_error_not_a_panic() {
     assert!(bg23_prop3_sigma(1.0, 1.0, 1.0).is_err());
     assert!(bg23_prop7(1.0, 0, 1.0, 1e-5, Variant::PaperLiteral).is_err());
     assert!(kllw22_thm1_sigma(-1.0, 1.0, 1, 1, 1.0, 1e-5).is_err());
-    assert!(bgm23_thm21_params(16.0, 4, 10, 1.0, 1.0, 1e-5).is_err()); // T < 1
+    assert!(bgm23_thm21_params(16.0, 4, 10, 1.0, 1.0, 1e-5, Variant::Corrected).is_err()); // T < 1
     assert!(ztoh22_alg1(1.0, f64::NAN, 10, 0.5, 1e-5).is_err());
     assert!(replacement::rdp(0, 1, 1.0, 2).is_err());
     assert!(replacement::rdp(3, 1, 1.0, 1).is_err());
@@ -538,16 +538,16 @@ fn bg23_thm7_multipass_nispp_holds() {
 fn bgm23_thm21_constant_made_concrete() {
     let (n, d, eps, delta) = (1000, 10, 1.0, 1e-5);
     // BGM23 Thm 22's premise T ≥ n²ε/m² fails for the printed batch size (n²ε/m² ≈ 4T).
-    let (p, _) = bgm23_thm21(16.0, n, d, 1.0, eps, delta).unwrap();
+    let (p, _) = bgm23_thm21(16.0, n, d, 1.0, eps, delta, Variant::PaperLiteral).unwrap();
     assert!(!p.thm22_premise);
     let restated =
         replacement::bgm23_thm22(4.0, 1.0, p.iterations, n, p.batch, eps, delta).unwrap();
     assert_eq!(restated.conditions_hold(), Some(false));
     // The smallest c₀ the with-replacement bound certifies, and a c₀ the lower bound refutes.
-    let c0 = bgm23_c0_required(n, d, eps, delta).unwrap();
+    let c0 = bgm23_c0_required(n, d, eps, delta, Variant::PaperLiteral).unwrap();
     println!("BGM23 Thm 21: c₀ ≥ {c0:.3} certified");
     assert!(c0 > 1.0 && c0 < 20.0, "{c0}");
-    let (_, weak) = bgm23_thm21(1.0, n, d, 1.0, eps, delta).unwrap();
+    let (_, weak) = bgm23_thm21(1.0, n, d, 1.0, eps, delta, Variant::PaperLiteral).unwrap();
     assert!(weak.refuted().unwrap());
 }
 
@@ -777,11 +777,11 @@ fn table_of_items() {
         "same σ_t, Δ = 3L/(2^tλn′)",
         "—",
     ));
-    let c0 = bgm23_c0_required(1000, 10, 1.0, d).unwrap();
-    let c0r = bgm23_c0_refuted(1000, 10, 1.0, d).unwrap();
+    let c0 = bgm23_c0_required(1000, 10, 1.0, d, l).unwrap();
+    let c0r = bgm23_c0_refuted(1000, 10, 1.0, d, l).unwrap();
     for c0v in [c0r * 0.999, c0] {
         rows.push(row(
-            &bgm23_thm21(c0v, 1000, 10, 1.0, 1.0, d).unwrap().1,
+            &bgm23_thm21(c0v, 1000, 10, 1.0, 1.0, d, l).unwrap().1,
             "σ² = c₀TL² log(1/δ)/(n²ε²), m = n√(ε/(4T))",
             &format!("c₀ = {c0v:.3} (refuted below {c0r:.3}, certified from {c0:.3})"),
         ));

@@ -1016,3 +1016,136 @@ proptest! {
         prop_assert!(matches!(r, Err(Error::Replay(_))));
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// 5. Permutations (Fisher–Yates from the end, RANDOMNESS.md §2)
+// ---------------------------------------------------------------------------------------------
+
+/// (seed, label, π) printed by `python3 fixtures/consumer/rng_vectors.py --permutation`
+/// (independent of this crate) and pasted here.
+const PERMUTATION_VECTORS: &[(u64, &str, &[usize])] = &[
+    (
+        0x0000000000000000,
+        "ldp_sgda/permutation",
+        &[8, 9, 2, 0, 3, 7, 6, 4, 1, 5],
+    ),
+    (
+        0x000000000000002a,
+        "ldp_sgda/permutation",
+        &[
+            12, 1, 13, 18, 19, 8, 14, 7, 15, 5, 0, 2, 4, 3, 9, 17, 6, 11, 16, 10,
+        ],
+    ),
+    (0xffffffffffffffff, "", &[0, 3, 6, 1, 5, 2, 4]),
+    (0x0000000000000000, "x", &[0, 1]),
+    (0x0000000000000000, "x", &[0]),
+];
+
+#[test]
+fn committed_permutation_vectors() {
+    for &(seed, label, want) in PERMUTATION_VECTORS {
+        let n = want.len();
+        assert_eq!(
+            Stream::new(seed, label).permutation(n),
+            want,
+            "{seed} {label:?}"
+        );
+        let mut src = NoiseSource::recording(seed);
+        assert_eq!(src.permutation(label, n).unwrap(), want);
+        let tape = src.into_tape().unwrap();
+        assert_eq!(
+            tape.draws[0].values,
+            DrawValues::Permutation(want.iter().map(|&v| v as u64).collect())
+        );
+        let mut rep = NoiseSource::replay(tape);
+        assert_eq!(rep.permutation(label, n).unwrap(), want);
+    }
+}
+
+#[test]
+fn permutation_is_fisher_yates_on_index_draws() {
+    // Same stream: the swaps use index(i + 1) for i = n−1 .. 1, i.e. n − 1 next_u64 draws.
+    let n = 13;
+    let mut a = Stream::new(5, "p");
+    let got = a.permutation(n);
+    let mut b = Stream::new(5, "p");
+    let mut pi: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        let j = ((u128::from(b.next_u64()) * (i as u128 + 1)) >> 64) as usize;
+        pi.swap(i, j);
+    }
+    assert_eq!(got, pi);
+    assert_eq!(a.next_u64(), b.next_u64(), "exactly n − 1 draws");
+    // The normal cache is not touched.
+    let mut c = Stream::new(6, "q");
+    let mut d = Stream::new(6, "q");
+    c.normal();
+    d.normal();
+    c.permutation(4);
+    for _ in 0..3 {
+        d.next_u64();
+    }
+    assert_eq!(c.normal().to_bits(), d.normal().to_bits());
+}
+
+#[test]
+fn permutations_of_three_are_uniform() {
+    // 6 outcomes, df 5: critical value 20.515 at p = 0.001.
+    let total = 60_000usize;
+    for seed in [21u64, 22] {
+        let mut s = Stream::new(seed, "stat/perm");
+        let mut counts = vec![0usize; 6];
+        for _ in 0..total {
+            let p = s.permutation(3);
+            let code = match p.as_slice() {
+                [0, 1, 2] => 0,
+                [0, 2, 1] => 1,
+                [1, 0, 2] => 2,
+                [1, 2, 0] => 3,
+                [2, 0, 1] => 4,
+                [2, 1, 0] => 5,
+                other => panic!("not a permutation: {other:?}"),
+            };
+            counts[code] += 1;
+        }
+        let x2 = chi_square(&counts, total);
+        assert!(x2 < 20.515, "seed {seed}: chi2 {x2}");
+    }
+}
+
+#[test]
+fn permutation_bad_input_and_replay_checks() {
+    let mut src = NoiseSource::sample(1);
+    match src.permutation("p", 0) {
+        Err(Error::Invalid { field, .. }) => assert_eq!(field, "n"),
+        other => panic!("expected Invalid(n), got {other:?}"),
+    }
+    assert_eq!(src.draws_made(), 0);
+    let tape = |v: Vec<u64>| Tape {
+        draws: vec![Draw {
+            label: "p".into(),
+            values: DrawValues::Permutation(v),
+        }],
+    };
+    expect_replay(
+        NoiseSource::replay(tape(vec![0, 2, 2])).permutation("p", 3),
+        &["draw #0", "[2]", "not a permutation"],
+    );
+    expect_replay(
+        NoiseSource::replay(tape(vec![0, 3, 1])).permutation("p", 3),
+        &["draw #0", "[1]", "not a permutation"],
+    );
+    expect_replay(
+        NoiseSource::replay(tape(vec![0, 1, 2])).permutation("p", 4),
+        &["count", "4", "3"],
+    );
+    expect_replay(
+        NoiseSource::replay(tape(vec![0, 1, 2])).indices("p", 3, 3),
+        &["kind", "index", "permutation"],
+    );
+    // JSON form.
+    assert_eq!(
+        tape(vec![1, 0]).to_json(),
+        r#"{"draws":[{"label":"p","values":{"permutation":[1,0]}}]}"#
+    );
+}

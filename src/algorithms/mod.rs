@@ -4,7 +4,9 @@
 //! their randomness from the [`NoiseSource`] by label, so runs on neighbouring datasets with one
 //! seed are coupled, and a recorded tape replays them without an RNG.
 
+pub mod ldp_sgda;
 pub mod mode_of_halves;
+pub mod noisy_sgda;
 pub mod output_perturbation;
 pub mod recursive_regularization;
 pub mod regularized_erm;

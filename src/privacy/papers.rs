@@ -898,16 +898,21 @@ pub fn bgm23_thm12(
 pub struct NoisySgdaParams {
     /// T = ⌊min{n/8, n²ε²/(32 d log(1/δ))}⌋.
     pub iterations: u64,
-    /// m = min(n, ⌈max{n√(ε/(4T)), 1}⌉) (L530, rounded up).
+    /// The batch size m: [`Variant::PaperLiteral`] m = min(n, ⌈max{n√(ε/(4T)), 1}⌉) (L530, rounded
+    /// up); [`Variant::Corrected`] m = min(n, max{⌈n√(ε/T)⌉, 1}), the smallest batch for which
+    /// BGM23 Thm 22's premise T ≥ n²ε/m² holds (inventory I-31).
     pub batch: u64,
+    /// Which batch-size rule produced `batch`.
+    pub batch_rule: Variant,
     /// σ = √(c₀TL²log(1/δ))/(nε) (L530–L532).
     pub sigma: f64,
-    /// Does BGM23 Thm 22's premise T ≥ n²ε/m² hold? (It asserts so at L546; with the printed m,
-    /// n²ε/m² ≈ 4T, so it fails.)
+    /// Does BGM23 Thm 22's premise T ≥ n²ε/m² hold ([`bgm23_thm22_premise`], exact)? (L546 asserts
+    /// so; with the printed m, n²ε/m² ≈ 4T, so it fails.)
     pub thm22_premise: bool,
 }
 
-/// BGM23 Thm 21's parameters, c₀ the unnamed constant of L532 (c₀ = c² of Thm 22).
+/// BGM23 Thm 21's parameters, c₀ the unnamed constant of L532 (c₀ = c² of Thm 22), with the batch
+/// size by `batch_rule` (see [`NoisySgdaParams::batch`]; the literal rule gives n²ε/m² ≈ 4T > T).
 pub fn bgm23_thm21_params(
     c0: f64,
     n: u64,
@@ -915,6 +920,7 @@ pub fn bgm23_thm21_params(
     l: f64,
     epsilon: f64,
     delta: f64,
+    batch_rule: Variant,
 ) -> Result<NoisySgdaParams> {
     require_positive("c0", c0)?;
     require_count("n", n)?;
@@ -933,21 +939,54 @@ pub fn bgm23_thm21_params(
         ));
     }
     let iterations = t as u64;
-    let batch = ((nf * (epsilon / (4.0 * t)).sqrt()).max(1.0).ceil() as u64).min(n);
+    let premise = |m: u64| bgm23_thm22_premise(iterations, m, n, epsilon);
+    let batch = match batch_rule {
+        Variant::PaperLiteral => {
+            ((nf * (epsilon / (4.0 * t)).sqrt()).max(1.0).ceil() as u64).min(n)
+        }
+        Variant::Corrected => {
+            // ⌈n√(ε/T)⌉ in floats, then moved to the smallest m with T·m² ≥ n²ε exactly (the
+            // rounded product can be off by one either way; e.g. n = 2000, ε = 0.1, T = 10 needs
+            // m = 201, because the double nearest 0.1 is above 1/10).
+            let mut m = ((nf * (epsilon / t).sqrt()).ceil() as u64).clamp(1, n);
+            while m < n && !premise(m) {
+                m += 1;
+            }
+            while m > 1 && premise(m - 1) {
+                m -= 1;
+            }
+            m
+        }
+    };
     let sigma = (c0 * t * l * l * lg).sqrt() / (nf * epsilon);
     Ok(NoisySgdaParams {
         iterations,
         batch,
+        batch_rule,
         sigma,
-        thm22_premise: t >= nf * nf * epsilon / (batch as f64).powi(2),
+        thm22_premise: premise(batch),
     })
+}
+
+/// BGM23 Thm 22's premise T ≥ n²ε/m² (L544, L546), decided exactly: T·m² ≥ n²·ε with ε at its
+/// binary value (false for a non-finite ε).
+pub fn bgm23_thm22_premise(t: u64, m: u64, n: u64, epsilon: f64) -> bool {
+    use num_bigint::BigInt;
+    use num_rational::BigRational;
+    let Some(e) = crate::exact::from_f64_exact(epsilon) else {
+        return false;
+    };
+    let lhs = BigInt::from(t) * BigInt::from(m) * BigInt::from(m);
+    let n2 = BigInt::from(n) * BigInt::from(n);
+    BigRational::from_integer(lhs) >= BigRational::from_integer(n2) * e
 }
 
 /// BGM23 Thm 21 / Thm 22 as a calibration: T steps, each a minibatch of m indices drawn with
 /// replacement (L198, L530) and the release (1/m)Σg + N(0, σ²I), per-slot sensitivity 2L/m.
 /// Tree: `self_composed{T, sampled_with_replacement{n, m, gaussian{σm/(2L)}}}`. The claim (ε, δ)
 /// holds or not depending on c₀; [`bgm23_c0_required`] gives the smallest c₀ the
-/// with-replacement bound certifies.
+/// with-replacement bound certifies. `batch_rule` picks the printed or the corrected m
+/// ([`bgm23_thm21_params`]); the calibration's `variant` records it.
 pub fn bgm23_thm21(
     c0: f64,
     n: u64,
@@ -955,14 +994,15 @@ pub fn bgm23_thm21(
     l: f64,
     epsilon: f64,
     delta: f64,
+    batch_rule: Variant,
 ) -> Result<(NoisySgdaParams, Calibration)> {
-    let p = bgm23_thm21_params(c0, n, d, l, epsilon, delta)?;
+    let p = bgm23_thm21_params(c0, n, d, l, epsilon, delta, batch_rule)?;
     let s = 2.0 * l / p.batch as f64;
     let cal = Calibration {
         paper: "BGM23",
         item: "Thm 21/22 (noisy SGDA)",
         lines: "L198, L530–L546",
-        variant: Variant::PaperLiteral,
+        variant: batch_rule,
         sigma: p.sigma,
         sensitivity: s,
         ledger: ledger(DpEvent::SelfComposed {
@@ -1035,16 +1075,36 @@ fn largest_refuted_constant(refuted: impl Fn(f64) -> Result<bool>) -> Result<f64
     Ok(lo)
 }
 
-/// The largest c₀ for which BGM23 Thm 21's transcript is provably **not** (ε, δ)-DP (sum-test
-/// lower bound): the unnamed constant must exceed it.
-pub fn bgm23_c0_refuted(n: u64, d: u64, epsilon: f64, delta: f64) -> Result<f64> {
-    largest_refuted_constant(|c0| bgm23_thm21(c0, n, d, 1.0, epsilon, delta)?.1.refuted())
+/// The largest c₀ for which BGM23 Thm 21's transcript (batch size by `batch_rule`) is provably
+/// **not** (ε, δ)-DP (sum-test lower bound): the unnamed constant must exceed it.
+pub fn bgm23_c0_refuted(
+    n: u64,
+    d: u64,
+    epsilon: f64,
+    delta: f64,
+    batch_rule: Variant,
+) -> Result<f64> {
+    largest_refuted_constant(|c0| {
+        bgm23_thm21(c0, n, d, 1.0, epsilon, delta, batch_rule)?
+            .1
+            .refuted()
+    })
 }
 
-/// The smallest c₀ for which BGM23 Thm 21's noisy SGDA is certified (ε, δ)-DP by the
-/// with-replacement RDP bound (the unnamed constant made concrete for this instance).
-pub fn bgm23_c0_required(n: u64, d: u64, epsilon: f64, delta: f64) -> Result<f64> {
-    smallest_constant(|c0| bgm23_thm21(c0, n, d, 1.0, epsilon, delta)?.1.certified())
+/// The smallest c₀ for which BGM23 Thm 21's noisy SGDA (batch size by `batch_rule`) is certified
+/// (ε, δ)-DP by the with-replacement RDP bound (the unnamed constant made concrete).
+pub fn bgm23_c0_required(
+    n: u64,
+    d: u64,
+    epsilon: f64,
+    delta: f64,
+    batch_rule: Variant,
+) -> Result<f64> {
+    smallest_constant(|c0| {
+        bgm23_thm21(c0, n, d, 1.0, epsilon, delta, batch_rule)?
+            .1
+            .certified()
+    })
 }
 
 /// BGM23 Cor 16 (L334–L340), local DP: each user's gradient g(z; x_t) + ξ released once,

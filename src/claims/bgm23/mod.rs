@@ -1,6 +1,7 @@
 //! BGM23 (Bassily, Guzmán, Menart, COLT 2023): the items the shared core implements; §5 and
 //! Lemmas 6–7 in [`section5`].
 
+pub mod noisy;
 pub mod rates;
 pub mod recursive;
 pub mod section5;
@@ -27,6 +28,7 @@ pub fn claims() -> Vec<Claim> {
     v.extend(sgda::claims());
     v.extend(recursive::claims());
     v.extend(rates::claims());
+    v.extend(noisy::claims());
     v
 }
 

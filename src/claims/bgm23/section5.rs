@@ -255,12 +255,12 @@ impl ExactBox {
 
 /// A data distribution on finitely many (a, b) atoms with rational probabilities, on an
 /// [`ExactBox`], with a valid Lipschitz constant L (rational).
-struct BoxInstance {
-    name: String,
-    fam: ExactBox,
-    atoms: Vec<(Q, Q)>,
-    probs: Vec<Q>,
-    l: Q,
+pub(crate) struct BoxInstance {
+    pub(crate) name: String,
+    pub(crate) fam: ExactBox,
+    pub(crate) atoms: Vec<(Q, Q)>,
+    pub(crate) probs: Vec<Q>,
+    pub(crate) l: Q,
 }
 
 /// The three unit atoms of the inventory, P = (1/2, 1/3, 1/6), on LIN-box with coupling c:
@@ -281,7 +281,7 @@ fn lin_box3(c: Q) -> BoxInstance {
 }
 
 /// Rademacher data ±(3/5, 4/5) with P(+) = p on LIN-box with coupling c.
-fn lin_box_rademacher(c: Q, p: Q) -> BoxInstance {
+pub(crate) fn lin_box_rademacher(c: Q, p: Q) -> BoxInstance {
     let l = qi(1) + c.abs() / qi(2);
     BoxInstance {
         name: format!("LIN-box c={c}, ±(3/5, 4/5), p={p}"),
@@ -294,7 +294,7 @@ fn lin_box_rademacher(c: Q, p: Q) -> BoxInstance {
 
 /// An algorithm on the box family that depends on S only through its mean (ā, b̄).
 #[derive(Clone, Debug)]
-enum BoxAlg {
+pub(crate) enum BoxAlg {
     /// The regularized saddle point (BGM23 eq. (4)) with λ and anchors (ŵ, θ̂).
     RegSaddle { lambda: Q, wh: Q, th: Q },
     /// A_w = −sgn(ā) (ERM of f = a·w on [−1, 1]; sgn(0) = 0), A_θ = 0.
@@ -302,7 +302,7 @@ enum BoxAlg {
 }
 
 impl BoxAlg {
-    fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         match self {
             BoxAlg::RegSaddle { lambda, wh, th } => {
                 format!("regularized saddle point λ={lambda} anchor=({wh}, {th})")
@@ -328,17 +328,17 @@ impl BoxAlg {
 
 /// Exact statistics of a symmetric deterministic algorithm over S ~ Dⁿ.
 #[derive(Clone, Debug)]
-struct BoxStats {
+pub(crate) struct BoxStats {
     /// Gap(A) = E Ĝap_D(A(S)).
-    strong: Q,
+    pub(crate) strong: Q,
     /// Gap_weak(A) = Ĝap_D(E A) on this family (F_D affine in each block).
-    weak: Q,
+    pub(crate) weak: Q,
     /// E_S Gap_S(A) = E Ĝap_S(A(S)).
-    emp: Q,
+    pub(crate) emp: Q,
     /// τ² = E‖A(S) − E A‖².
     tau2: Q,
     /// Δ² = max over every dataset on the support and every replace-one move of ‖A(S) − A(S′)‖².
-    delta2: Q,
+    pub(crate) delta2: Q,
     /// ½ Σᵢ E‖A(S) − A(S⁽ⁱ⁾)‖² with x′ᵢ an independent copy (the Efron–Stein bound).
     efron_stein: Q,
 }
@@ -354,7 +354,7 @@ fn count_prob(probs: &[Q], c: &[usize]) -> Q {
     p
 }
 
-fn enumerate_box(inst: &BoxInstance, n: usize, alg: &BoxAlg) -> Result<BoxStats> {
+pub(crate) fn enumerate_box(inst: &BoxInstance, n: usize, alg: &BoxAlg) -> Result<BoxStats> {
     let k = inst.atoms.len();
     if n == 0 || inst.probs.iter().any(|p| !p.is_positive()) {
         return Err(invalid(
@@ -429,16 +429,16 @@ fn enumerate_box(inst: &BoxInstance, n: usize, alg: &BoxAlg) -> Result<BoxStats>
 
 /// Float statistics of a (deterministic, symmetric) regularized saddle point on a float
 /// instance: every count vector of size n, certified solver.
-struct FloatStats {
+pub(crate) struct FloatStats {
     strong: f64,
-    weak: f64,
+    pub(crate) weak: f64,
     gap_at_mean: f64,
-    emp: f64,
+    pub(crate) emp: f64,
     tau2: f64,
-    delta: f64,
+    pub(crate) delta: f64,
 }
 
-fn float_stats(
+pub(crate) fn float_stats(
     inst: &Instance,
     alg: &RegularizedSaddlePoint,
     n: usize,
@@ -492,7 +492,7 @@ fn float_stats(
     })
 }
 
-fn float_rsp(inst: &Instance, lambda: f64) -> RegularizedSaddlePoint {
+pub(crate) fn float_rsp(inst: &Instance, lambda: f64) -> RegularizedSaddlePoint {
     RegularizedSaddlePoint {
         lambda,
         anchor_w: inst.f.domain_w().center(),
@@ -500,13 +500,13 @@ fn float_rsp(inst: &Instance, lambda: f64) -> RegularizedSaddlePoint {
     }
 }
 
-fn rsp(lambda: Q, wh: Q, th: Q) -> BoxAlg {
+pub(crate) fn rsp(lambda: Q, wh: Q, th: Q) -> BoxAlg {
     BoxAlg::RegSaddle { lambda, wh, th }
 }
 
 /// The exact (instance, algorithm, n) grid shared by Lemmas 6–7 and Prop 14: LIN-box with
 /// coupling c ∈ {0, 1/2, 1} (three atoms), λ ∈ {1/2, 2, 4}, two anchors, n ≤ `nmax`.
-fn small_grid(nmax: usize) -> Vec<(BoxInstance, BoxAlg, usize)> {
+pub(crate) fn small_grid(nmax: usize) -> Vec<(BoxInstance, BoxAlg, usize)> {
     let mut v = Vec::new();
     for c in [q(0, 1), q(1, 2), q(1, 1)] {
         for lam in [q(1, 2), q(2, 1), q(4, 1)] {
@@ -527,7 +527,7 @@ fn small_grid(nmax: usize) -> Vec<(BoxInstance, BoxAlg, usize)> {
 /// Rademacher data on LIN-box with a strong coupling (c = 4, L = 3) and weak regularization:
 /// the regularized saddle point nearly interpolates, so its strong gap generalizes at the √n·Δ
 /// rate, not the Δ rate (remark L260's point).
-fn coupled_grid(ns: &[usize]) -> Vec<(BoxInstance, BoxAlg, usize)> {
+pub(crate) fn coupled_grid(ns: &[usize]) -> Vec<(BoxInstance, BoxAlg, usize)> {
     let mut v = Vec::new();
     for lam in [q(1, 100), q(1, 10)] {
         for &n in ns {
