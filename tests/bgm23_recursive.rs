@@ -217,3 +217,13 @@ fn rate_n() {
 fn rate_eps() {
     common::run("bgm23.rate_eps");
 }
+
+#[test]
+fn cor10() {
+    common::run("bgm23.cor10");
+}
+
+#[test]
+fn thm5_relacc() {
+    common::run("bgm23.thm5_relacc");
+}

@@ -71,6 +71,10 @@ fn example_configs_run() {
             "recursive_regularization",
             "fixtures/configs/recursive_regularization_output_perturbation.json",
         ),
+        (
+            "recursive_regularization",
+            "fixtures/configs/recursive_regularization_noisy_sgda.json",
+        ),
     ] {
         let out = bin()
             .args(["run", alg, "--config", file, "--json"])

@@ -323,6 +323,24 @@ pub enum AempSpec {
         /// v_1, …, v_T.
         offsets: Vec<Vec<f64>>,
     },
+    /// BGM23 Lemma 9 / Cor 10: noisy SGDA with Thm 21's T, m, σ on the n′ points of S_t, started
+    /// at z̄_{t−1}, with η = D̂_t/(L_t√T) where L_t = L + 2BΛ_t ≤ 5L bounds the round loss's
+    /// gradients. σ is calibrated to L (the regularizer's gradient is public and exact: the data
+    /// part's sensitivity is 2L/m) or, as printed (Thm 21 applied to the 5L-Lipschitz f^(t) as a
+    /// black box, inventory I-33), to L_t.
+    NoisySgda {
+        /// c₀, the unnamed constant of σ² (L532).
+        c0: f64,
+        /// ε.
+        epsilon: f64,
+        /// δ.
+        delta: f64,
+        /// The batch-size rule (I-31).
+        batch_rule: crate::privacy::papers::Variant,
+        /// Calibrate σ to L_t (true: the paper's black-box reading) instead of L.
+        #[serde(default)]
+        noise_uses_round_lipschitz: bool,
+    },
     /// BGM23 Thm 12 (L214): a certified solve to ‖ẑ_t − z*_{S,t}‖ ≤ r_t = (δ/5)L/(2^tλn′),
     /// then ẑ_t + N(0, σ_t² I) with σ_t = 8L√(log(2/δ))/(2^tλn′ε).
     OutputPerturbation {
@@ -367,6 +385,12 @@ impl AempSpec {
             AempSpec::OutputPerturbation { epsilon, delta, .. } => {
                 crate::privacy::validate_eps_delta(*epsilon, *delta)
             }
+            AempSpec::NoisySgda {
+                c0, epsilon, delta, ..
+            } => {
+                crate::error::require_positive("a_emp.c0", *c0)?;
+                crate::privacy::validate_eps_delta(*epsilon, *delta)
+            }
         }
     }
 }
@@ -381,6 +405,20 @@ impl Aemp for AempSpec {
                 delta,
                 project,
             } => format!("output_perturbation(ε={epsilon}, δ={delta}, project={project})"),
+            AempSpec::NoisySgda {
+                c0,
+                epsilon,
+                delta,
+                batch_rule,
+                noise_uses_round_lipschitz,
+            } => format!(
+                "noisy_sgda(c0={c0}, ε={epsilon}, δ={delta}, m rule={batch_rule:?}, σ from {})",
+                if *noise_uses_round_lipschitz {
+                    "L_t"
+                } else {
+                    "L"
+                }
+            ),
         }
     }
 
@@ -406,6 +444,43 @@ impl Aemp for AempSpec {
                 delta,
                 project,
             } => output_perturbation_round(f, input, *epsilon, *delta, *project, noise),
+            AempSpec::NoisySgda {
+                c0,
+                epsilon,
+                delta,
+                batch_rule,
+                noise_uses_round_lipschitz,
+            } => {
+                let s = input.schedule;
+                let l_step = s.lipschitz_round(input.t);
+                let l_noise = if *noise_uses_round_lipschitz {
+                    l_step
+                } else {
+                    s.lipschitz
+                };
+                let alg = crate::algorithms::noisy_sgda::NoisySgda {
+                    c0: *c0,
+                    epsilon: *epsilon,
+                    delta: *delta,
+                    batch_rule: *batch_rule,
+                    start_w: input.start_w.to_vec(),
+                    start_theta: input.start_theta.to_vec(),
+                    d_hat: input.d_hat,
+                    lipschitz: l_step,
+                    label_prefix: input.label_prefix.clone(),
+                };
+                alg.run_objective(
+                    f,
+                    input.objective,
+                    input.start_w,
+                    input.start_theta,
+                    input.d_hat,
+                    l_step,
+                    l_noise,
+                    &input.label_prefix,
+                    noise,
+                )
+            }
         }
     }
 }
