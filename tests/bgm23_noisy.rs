@@ -367,3 +367,8 @@ fn ldp_bad_input_names_the_field() {
         "data"
     );
 }
+
+#[test]
+fn thm22_constant_made_concrete() {
+    common::run("bgm23.thm22");
+}

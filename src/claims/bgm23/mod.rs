@@ -29,6 +29,7 @@ pub fn claims() -> Vec<Claim> {
     v.extend(recursive::claims());
     v.extend(rates::claims());
     v.extend(noisy::claims());
+    v.extend(noisy::thm22_claims());
     v
 }
 

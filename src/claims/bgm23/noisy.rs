@@ -1150,3 +1150,49 @@ mod tests {
         assert!(!premise_holds(4, 4, 10, 1.0).unwrap());
     }
 }
+
+/// BGM23 Thm 22 (L544) as used by Thm 21: the unnamed constant made concrete.
+pub fn thm22_claims() -> Vec<Claim> {
+    vec![Claim {
+        id: "bgm23.thm22",
+        paper: "BGM23",
+        item: "Theorem 22 (constant made concrete)",
+        statement: "Thm 22 (Abadi et al.; Kulkarni et al.) with its universal constant made concrete for the \
+                    with-replacement batches of BGM23's noisy SGDA, at (n, d, ε, δ) = (1000, 10, 1, 1e-5): \
+                    σ² = c₀TL²log(1/δ)/(n²ε²) is certified (ε, δ)-DP by the proved with-replacement RDP bound \
+                    at c₀ = 9 (corrected m) and c₀ = 13 (printed m), and refuted by the sum-test lower bound at \
+                    c₀ = 5 for both rules.",
+        kind: Kind::Calibration,
+        code: "privacy::papers::bgm23_thm21, privacy::replacement",
+        check: check_thm22,
+    }]
+}
+
+fn check_thm22(_b: Budget) -> Result<Evidence> {
+    use crate::privacy::papers::{bgm23_thm21, Variant};
+    let (n, d, eps, delta) = (1000u64, 10u64, 1.0, 1e-5);
+    let mut main = BoundCheck::new(0.0, 0.0);
+    let mut ctrl = BoundCheck::new(0.0, 0.0);
+    let mut notes = vec![];
+    for (rule, c_ok) in [(Variant::Corrected, 9.0), (Variant::PaperLiteral, 13.0)] {
+        let ok = bgm23_thm21(c_ok, n, d, 1.0, eps, delta, rule)?.1;
+        let up = ok.epsilon_upper()?.epsilon;
+        main.observe(up, eps, format!("{rule:?}, c₀ = {c_ok}: ε upper bound ≤ ε"));
+        let bad = bgm23_thm21(5.0, n, d, 1.0, eps, delta, rule)?.1;
+        let lo = bad.epsilon_lower()?.epsilon;
+        main.observe_exact(bad.refuted()?, None, format!("{rule:?}, c₀ = 5: refuted"));
+        ctrl.observe(
+            bad.epsilon_upper()?.epsilon,
+            eps,
+            format!("{rule:?}: c₀ = 5 claimed sufficient"),
+        );
+        notes.push(format!(
+            "{rule:?}: ε_upper(c₀ = {c_ok}) = {up:.4}; ε_lower(c₀ = 5) = {lo:.4} > ε = {eps}"
+        ));
+    }
+    let mut ev = Evidence::from_checks(&main, Some(("c₀ = 5 claimed sufficient", &ctrl)));
+    for s in notes {
+        ev = ev.note(s);
+    }
+    Ok(ev)
+}
