@@ -1132,25 +1132,6 @@ fn check_lemma17(b: Budget) -> Result<Evidence> {
         )))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn band_constants() {
-        let (lo, hi) = count_band(0.25);
-        assert!((lo - 0.0625).abs() < 1e-12, "{lo}");
-        assert!((hi - (1.0 / 8f64.sqrt() + 0.125)).abs() < 1e-15);
-    }
-
-    #[test]
-    fn premise_is_exact() {
-        // n = 10, ε = 1, T = 4: n²ε = 100 ≤ T·m² iff m ≥ 5.
-        assert!(premise_holds(4, 5, 10, 1.0).unwrap());
-        assert!(!premise_holds(4, 4, 10, 1.0).unwrap());
-    }
-}
-
 /// BGM23 Thm 22 (L544) as used by Thm 21: the unnamed constant made concrete.
 pub fn thm22_claims() -> Vec<Claim> {
     vec![Claim {
@@ -1195,4 +1176,23 @@ fn check_thm22(_b: Budget) -> Result<Evidence> {
         ev = ev.note(s);
     }
     Ok(ev)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn band_constants() {
+        let (lo, hi) = count_band(0.25);
+        assert!((lo - 0.0625).abs() < 1e-12, "{lo}");
+        assert!((hi - (1.0 / 8f64.sqrt() + 0.125)).abs() < 1e-15);
+    }
+
+    #[test]
+    fn premise_is_exact() {
+        // n = 10, ε = 1, T = 4: n²ε = 100 ≤ T·m² iff m ≥ 5.
+        assert!(premise_holds(4, 5, 10, 1.0).unwrap());
+        assert!(!premise_holds(4, 4, 10, 1.0).unwrap());
+    }
 }
