@@ -322,8 +322,8 @@ pub fn run(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> Resu
         "recursive_regularization" => {
             let p: RrParams = params(&cfg.params)?;
             let k = f.constants(&support);
-            let l = finite("params.lipschitz", p.lipschitz.unwrap_or(k.lipschitz))?;
-            let b = finite("params.diameter", p.diameter.unwrap_or(k.diameter))?;
+            let l = positive_or("lipschitz", p.lipschitz, k.lipschitz)?;
+            let b = positive_or("diameter", p.diameter, k.diameter)?;
             let lambda = finite("params.lambda", p.lambda)?;
             let schedule = match (p.rounds, p.n_prime) {
                 (Some(t), Some(np)) => {

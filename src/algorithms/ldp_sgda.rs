@@ -129,16 +129,7 @@ impl LdpSgda {
         s: &Dataset,
         noise: &mut NoiseSource,
     ) -> Result<LdpRun> {
-        if s.point_dim() != f.point_dim() {
-            return Err(invalid(
-                "data",
-                format!(
-                    "points have length {}, the problem's data points have length {}",
-                    s.point_dim(),
-                    f.point_dim()
-                ),
-            ));
-        }
+        crate::algorithms::check_data(f, s)?;
         validate_point(f, &self.start_w, &self.start_theta)
             .map_err(|e| crate::problem::spec::rename(e, "start"))?;
         let n = s.len();

@@ -46,6 +46,21 @@ impl Output {
     }
 }
 
+/// The data points of S have the length the loss expects (an error naming `data` otherwise).
+pub fn check_data(f: &dyn SaddleFn, s: &Dataset) -> Result<()> {
+    if s.point_dim() != f.point_dim() {
+        return Err(crate::error::invalid(
+            "data",
+            format!(
+                "points have length {}, the problem's data points have length {}",
+                s.point_dim(),
+                f.point_dim()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// A (possibly randomized) algorithm A : Xⁿ → W×Θ.
 pub trait Algorithm: Sync {
     /// Name for reports.

@@ -204,16 +204,7 @@ impl Algorithm for NoisySgda {
     /// Noisy SGDA on F_S from (`start_w`, `start_theta`) with D̂ = `d_hat` and L = `lipschitz` for
     /// both the step and the noise.
     fn run(&self, f: &dyn SaddleFn, s: &Dataset, noise: &mut NoiseSource) -> Result<Output> {
-        if s.point_dim() != f.point_dim() {
-            return Err(invalid(
-                "data",
-                format!(
-                    "points have length {}, the problem's data points have length {}",
-                    s.point_dim(),
-                    f.point_dim()
-                ),
-            ));
-        }
+        crate::algorithms::check_data(f, s)?;
         self.run_objective(
             f,
             &Objective::empirical(s),

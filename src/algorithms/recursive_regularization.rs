@@ -642,16 +642,7 @@ impl RecursiveRegularization {
                 ),
             ));
         }
-        if s.point_dim() != f.point_dim() {
-            return Err(invalid(
-                "data",
-                format!(
-                    "points have length {}, the problem's data points have length {}",
-                    s.point_dim(),
-                    f.point_dim()
-                ),
-            ));
-        }
+        crate::algorithms::check_data(f, s)?;
         validate_point(f, &self.start_w, &self.start_theta)
             .map_err(|e| crate::problem::spec::rename(e, "start"))?;
         self.a_emp.validate(f, sch)?;

@@ -76,16 +76,7 @@ impl Algorithm for RegularizedErm {
 
     fn run(&self, f: &dyn SaddleFn, s: &Dataset, _noise: &mut NoiseSource) -> Result<Output> {
         self.validate(f)?;
-        if s.point_dim() != f.point_dim() {
-            return Err(invalid(
-                "data",
-                format!(
-                    "points have length {}, the problem's data points have length {}",
-                    s.point_dim(),
-                    f.point_dim()
-                ),
-            ));
-        }
+        crate::algorithms::check_data(f, s)?;
         let cert = saddle_point(f, &self.objective(f, s), &SolveOptions::default())?;
         Ok(Output {
             w: cert.w.clone(),

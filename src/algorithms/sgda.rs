@@ -262,16 +262,7 @@ impl Algorithm for Sgda {
 
     /// SGDA on F_S + `self.reg`.
     fn run(&self, f: &dyn SaddleFn, s: &Dataset, noise: &mut NoiseSource) -> Result<Output> {
-        if s.point_dim() != f.point_dim() {
-            return Err(invalid(
-                "data",
-                format!(
-                    "points have length {}, the problem's data points have length {}",
-                    s.point_dim(),
-                    f.point_dim()
-                ),
-            ));
-        }
+        crate::algorithms::check_data(f, s)?;
         let obj = Objective::empirical(s).with_reg(self.reg.clone());
         self.run_objective(f, &obj, noise)
     }
