@@ -9,6 +9,7 @@
 pub mod bgm23;
 pub mod core;
 pub mod instances;
+pub mod kllw22;
 pub mod privacy;
 
 use crate::error::Result;
@@ -250,6 +251,7 @@ impl Evidence {
 pub fn registry() -> Vec<Claim> {
     let mut v = core::claims();
     v.extend(bgm23::claims());
+    v.extend(kllw22::claims());
     v.extend(privacy::claims());
     v
 }

@@ -1,0 +1,14 @@
+//! KLLW22 (Kang, Liu, Li, Wang: *Stability and Generalization of Differentially Private Minimax
+//! Problems*): DP-GDA and its stability / generalization analysis. The probabilistic tools of
+//! App. A.3 (Lemmas 6–12) and the moments-accountant pieces (Lemmas 3–5) live in [`tools`].
+
+pub mod tools;
+
+use crate::claims::Claim;
+
+/// The KLLW22 claims.
+pub fn claims() -> Vec<Claim> {
+    let mut v = Vec::new();
+    v.extend(tools::claims());
+    v
+}
