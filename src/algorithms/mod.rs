@@ -4,6 +4,7 @@
 //! their randomness from the [`NoiseSource`] by label, so runs on neighbouring datasets with one
 //! seed are coupled, and a recorded tape replays them without an RNG.
 
+pub mod dp_gda;
 pub mod ldp_sgda;
 pub mod mode_of_halves;
 pub mod noisy_sgda;

@@ -1,0 +1,225 @@
+//! DP-GDA: KLLW22 Algorithm 1 (L134–L143), full-batch projected gradient descent–ascent with fresh
+//! Gaussian noise on each block at every step.
+//!
+//! ```text
+//! w_1 = 0, v_1 = 0                                   (0 ∈ W and 0 ∈ V required)
+//! for t = 1..T:
+//!     b_{w,t}, b_{v,t} ~ N(0, σ² I)                  (fresh, independent)
+//!     w_{t+1} = Π_W(w_t − η_t(∇_w L_S(w_t, v_t) + b_{w,t}))
+//!     v_{t+1} = Π_V(v_t + η_t(∇_v L_S(w_t, v_t) + b_{v,t}))   (simultaneous)
+//! output (w̄_T, v̄_T) = (1/T) Σ_{t=1}^T (w_t, v_t)      (as printed: w_1 = 0 is averaged, w_{T+1} is not)
+//! ```
+//!
+//! with η_t = 1/(ρt) (Thm 2, L183) and σ = c·G√(T log(1/δ))/(nε) (Thm 1, L155), c made concrete
+//! by the privacy layer (`privacy::papers::kllw22_thm1`: c = 4 certifies one block, the joint
+//! release needs 4√2). The alternative average of w_2..w_{T+1} is an option ([`Averaging`]).
+//!
+//! **Oracle.** ∇L_S is the full-batch gradient; it is evaluated through the counted oracle on the
+//! family's aggregated data (for losses affine in the data, the mean point, so F_S's gradient is
+//! one evaluation; `info.per_point_evaluations` reports the paper's count n·T). Noise is drawn from
+//! the labelled streams `dp_gda/noise_w/step=t` and `dp_gda/noise_v/step=t`, so runs on
+//! neighbouring datasets with one seed share their noise (the coupling of the stability proof,
+//! L619) and a recorded tape replays a run.
+
+use crate::algorithms::{Algorithm, Output};
+use crate::error::{invalid, Result};
+use crate::linalg;
+use crate::oracle::Oracle;
+use crate::privacy::{DpEvent, Neighbouring, PrivacyLedger};
+use crate::problem::{Dataset, Objective, SaddleFn};
+use crate::rng::NoiseSource;
+use serde::{Deserialize, Serialize};
+
+/// Which iterates are averaged (KLLW22 L142).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Averaging {
+    /// (1/T) Σ_{t=1}^T (w_t, v_t), as printed (includes the start 0).
+    PaperLiteral,
+    /// (1/T) Σ_{t=2}^{T+1} (w_t, v_t), the iterates the updates produce.
+    Produced,
+}
+
+/// DP-GDA with T steps, η_t = 1/(ρt), noise σ (KLLW22 Algorithm 1).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DpGda {
+    /// T ≥ 1.
+    pub steps: usize,
+    /// ρ > 0, the strong convexity–concavity modulus (η_t = 1/(ρt)).
+    pub rho: f64,
+    /// σ ≥ 0 (0: non-private GDA, L127–L130; nothing is drawn).
+    pub sigma: f64,
+    /// The averaging convention.
+    pub averaging: Averaging,
+    /// The released event, if the caller calibrated σ (e.g. by `kllw22_thm1`).
+    #[serde(default)]
+    pub ledger: Option<PrivacyLedger>,
+}
+
+/// A traced run: iterates (w_1, v_1)..(w_{T+1}, v_{T+1}) and the noise vectors.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DpGdaRun {
+    /// The output.
+    pub output: Output,
+    /// w_1..w_{T+1}.
+    pub w: Vec<Vec<f64>>,
+    /// v_1..v_{T+1}.
+    pub v: Vec<Vec<f64>>,
+    /// b_{w,1}..b_{w,T}.
+    pub b_w: Vec<Vec<f64>>,
+    /// b_{v,1}..b_{v,T}.
+    pub b_v: Vec<Vec<f64>>,
+}
+
+impl DpGda {
+    /// KLLW22 Algorithm 1 with Thm 1's σ = c·G√(T log(1/δ))/(nε) and its ledger (the joint
+    /// release of both blocks).
+    #[allow(clippy::too_many_arguments)]
+    pub fn calibrated(
+        steps: usize,
+        rho: f64,
+        c: f64,
+        g: f64,
+        n: usize,
+        epsilon: f64,
+        delta: f64,
+        averaging: Averaging,
+    ) -> Result<DpGda> {
+        let cal = crate::privacy::papers::kllw22_thm1(
+            c,
+            g,
+            steps as u64,
+            n as u64,
+            epsilon,
+            delta,
+            crate::privacy::papers::Release::Joint,
+        )?;
+        Ok(DpGda {
+            steps,
+            rho,
+            sigma: cal.sigma,
+            averaging,
+            ledger: Some(cal.ledger),
+        })
+    }
+
+    fn validate(&self, f: &dyn SaddleFn) -> Result<()> {
+        if self.steps == 0 {
+            return Err(invalid("steps", "T must be ≥ 1"));
+        }
+        crate::error::require_positive("rho", self.rho)?;
+        if !(self.sigma.is_finite() && self.sigma >= 0.0) {
+            return Err(invalid(
+                "sigma",
+                format!("must be finite and ≥ 0, got {}", self.sigma),
+            ));
+        }
+        let zw = vec![0.0; f.dim_w()];
+        let zv = vec![0.0; f.dim_theta()];
+        if !f.domain_w().contains(&zw, 0.0) || !f.domain_theta().contains(&zv, 0.0) {
+            return Err(invalid(
+                "problem",
+                "KLLW22 Algorithm 1 starts at w_1 = 0, v_1 = 0: 0 must lie in W and in V",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Run on S, keeping the trajectory and the noise.
+    pub fn run_traced(
+        &self,
+        f: &dyn SaddleFn,
+        s: &Dataset,
+        noise: &mut NoiseSource,
+    ) -> Result<DpGdaRun> {
+        self.validate(f)?;
+        crate::algorithms::check_data(f, s)?;
+        let obj = Objective::empirical(s);
+        let agg = Objective {
+            data: f.aggregate(&obj.data),
+            reg: obj.reg.clone(),
+        };
+        let oracle = Oracle::new(f);
+        let (dw, dv) = (f.dim_w(), f.dim_theta());
+        let mut w = vec![0.0; dw];
+        let mut v = vec![0.0; dv];
+        let mut ws = vec![w.clone()];
+        let mut vs = vec![v.clone()];
+        let (mut bws, mut bvs) = (Vec::new(), Vec::new());
+        for t in 1..=self.steps {
+            // The saddle operator (∇_w L_S, −∇_v L_S) at (w_t, v_t).
+            let (gw, gv_neg) = oracle.objective_operator(&agg, &w, &v);
+            let (bw, bv) = if self.sigma > 0.0 {
+                (
+                    noise.gaussian(&format!("dp_gda/noise_w/step={t}"), dw, self.sigma)?,
+                    noise.gaussian(&format!("dp_gda/noise_v/step={t}"), dv, self.sigma)?,
+                )
+            } else {
+                (vec![0.0; dw], vec![0.0; dv])
+            };
+            let eta = 1.0 / (self.rho * t as f64);
+            // w − η(∇_w + b_w); v + η(∇_v + b_v) = v − η(−∇_v − b_v).
+            let w_next = f.domain_w().project(&linalg::sub(
+                &w,
+                &linalg::scale(eta, &linalg::add(&gw, &bw)),
+            ));
+            let v_next = f.domain_theta().project(&linalg::sub(
+                &v,
+                &linalg::scale(eta, &linalg::sub(&gv_neg, &bv)),
+            ));
+            w = w_next;
+            v = v_next;
+            ws.push(w.clone());
+            vs.push(v.clone());
+            bws.push(bw);
+            bvs.push(bv);
+        }
+        let range = match self.averaging {
+            Averaging::PaperLiteral => 0..self.steps,
+            Averaging::Produced => 1..self.steps + 1,
+        };
+        let inv = 1.0 / self.steps as f64;
+        let mut wbar = vec![0.0; dw];
+        let mut vbar = vec![0.0; dv];
+        for k in range {
+            linalg::axpy(inv, &ws[k], &mut wbar);
+            linalg::axpy(inv, &vs[k], &mut vbar);
+        }
+        let output = Output {
+            w: wbar,
+            theta: vbar,
+            grad_evals: oracle.grad_evals(),
+            ledger: self.ledger.clone().map(|l| PrivacyLedger {
+                relation: Neighbouring::ReplaceOne,
+                event: DpEvent::Composed(vec![l.event, DpEvent::PostProcessing]),
+            }),
+            info: serde_json::json!({
+                "T": self.steps,
+                "rho": self.rho,
+                "sigma": self.sigma,
+                "averaging": self.averaging,
+                "per_point_evaluations": (s.len() as u64).saturating_mul(self.steps as u64),
+            }),
+        };
+        Ok(DpGdaRun {
+            output,
+            w: ws,
+            v: vs,
+            b_w: bws,
+            b_v: bvs,
+        })
+    }
+}
+
+impl Algorithm for DpGda {
+    fn name(&self) -> String {
+        format!(
+            "dp_gda(T={}, ρ={}, σ={}, {:?})",
+            self.steps, self.rho, self.sigma, self.averaging
+        )
+    }
+    fn run(&self, f: &dyn SaddleFn, s: &Dataset, noise: &mut NoiseSource) -> Result<Output> {
+        Ok(self.run_traced(f, s, noise)?.output)
+    }
+}

@@ -1,0 +1,145 @@
+//! KLLW22: DP-GDA (Algorithm 1) and its stability claims.
+
+mod common;
+
+use dpsaddle::algorithms::dp_gda::{Averaging, DpGda};
+use dpsaddle::algorithms::Algorithm;
+use dpsaddle::claims::kllw22::stability::instance;
+use dpsaddle::linalg::Matrix;
+use dpsaddle::problem::{Dataset, QuadBilinear};
+use dpsaddle::rng::NoiseSource;
+
+#[test]
+fn esp_stability() {
+    common::run("kllw22.esp_stability");
+}
+
+#[test]
+fn def3() {
+    common::run("kllw22.def3");
+}
+
+#[test]
+fn lemma2_pathwise() {
+    common::run("kllw22.lemma2_pathwise");
+}
+
+#[test]
+fn rate_erratum() {
+    common::run("kllw22.rate_erratum");
+}
+
+fn data() -> Dataset {
+    Dataset::new(vec![vec![0.5, -0.2, 0.1, 0.3], vec![-0.4, 0.1, 0.2, -0.6]]).unwrap()
+}
+
+/// One step by hand: T = 1 outputs the start (0, 0) under the printed averaging, and the first
+/// update under the alternative one: w_2 = Π(0 − (1/ρ)(ā + b_w)), v_2 = Π(0 + (1/ρ)(−b̄ + b_v)).
+#[test]
+fn one_step_by_hand() {
+    let f = instance(2, 10.0, 2.0, Matrix::zeros(2, 2)).unwrap();
+    let mut alg = DpGda {
+        steps: 1,
+        rho: 2.0,
+        sigma: 0.0,
+        averaging: Averaging::PaperLiteral,
+        ledger: None,
+    };
+    let out = alg.run(&f, &data(), &mut NoiseSource::sample(0)).unwrap();
+    assert_eq!(out.z(), vec![0.0; 4]);
+    alg.averaging = Averaging::Produced;
+    let out = alg.run(&f, &data(), &mut NoiseSource::sample(0)).unwrap();
+    // ā = (0.05, −0.05), b̄ = (0.15, −0.15): w_2 = −ā/2, v_2 = −b̄/2.
+    let want = [-0.025, 0.025, -0.075, 0.075];
+    for (a, b) in out.z().iter().zip(want) {
+        assert!((a - b).abs() < 1e-15, "{:?}", out.z());
+    }
+}
+
+/// Noise is drawn per block and per step from labelled streams, replays from the tape, and the
+/// calibrated run carries Thm 1's joint ledger.
+#[test]
+fn calibrated_run_replays_and_carries_its_ledger() {
+    let f = instance(2, 1.0, 1.0, Matrix::identity(2)).unwrap();
+    let alg = DpGda::calibrated(
+        5,
+        1.0,
+        4.0 * 2f64.sqrt(),
+        2.0,
+        2,
+        1.0,
+        1e-5,
+        Averaging::PaperLiteral,
+    )
+    .unwrap();
+    let mut rec = NoiseSource::recording(3);
+    let out = alg.run(&f, &data(), &mut rec).unwrap();
+    let tape = rec.into_tape().unwrap();
+    let json = tape.to_json();
+    assert!(json.contains("dp_gda/noise_w/step=1") && json.contains("dp_gda/noise_v/step=5"));
+    assert_eq!(
+        alg.run(&f, &data(), &mut NoiseSource::replay(tape))
+            .unwrap(),
+        out
+    );
+    let ledger = serde_json::to_string(&out.ledger.unwrap()).unwrap();
+    assert!(
+        ledger.contains("self_composed") && ledger.contains("\"count\":5"),
+        "{ledger}"
+    );
+}
+
+#[test]
+fn bad_inputs_are_errors() {
+    let f = instance(2, 1.0, 1.0, Matrix::zeros(2, 2)).unwrap();
+    let alg = DpGda {
+        steps: 0,
+        rho: 1.0,
+        sigma: 0.0,
+        averaging: Averaging::PaperLiteral,
+        ledger: None,
+    };
+    let e = alg
+        .run(&f, &data(), &mut NoiseSource::sample(0))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("steps"), "{e}");
+    let alg = DpGda {
+        steps: 3,
+        rho: -1.0,
+        ..alg
+    };
+    let e = alg
+        .run(&f, &data(), &mut NoiseSource::sample(0))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("rho"), "{e}");
+    // A domain without 0: Algorithm 1's start w_1 = 0 is impossible.
+    let shifted = QuadBilinear::lin_box(0.0).unwrap();
+    let far = dpsaddle::problem::QuadBilinear::data_affine(
+        dpsaddle::geometry::Domain::Box {
+            lo: vec![1.0],
+            hi: vec![2.0],
+        },
+        dpsaddle::geometry::Domain::Box {
+            lo: vec![-1.0],
+            hi: vec![1.0],
+        },
+        Matrix::zeros(1, 1),
+        1.0,
+        1.0,
+    )
+    .unwrap();
+    let alg = DpGda {
+        steps: 3,
+        rho: 1.0,
+        ..alg
+    };
+    let s = Dataset::new(vec![vec![0.6, 0.8]]).unwrap();
+    assert!(alg.run(&shifted, &s, &mut NoiseSource::sample(0)).is_ok());
+    let e = alg
+        .run(&far, &s, &mut NoiseSource::sample(0))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("0 must lie in W"), "{e}");
+}
