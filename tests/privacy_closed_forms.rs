@@ -514,9 +514,15 @@ fn analytic_calibration_timing() {
     let mut times = Vec::new();
     let mut slowest = (0.0, 0.0, 0.0);
     for &(e, d) in &cases {
-        let t = Instant::now();
-        let s = analytic_gaussian_sigma(1.0, e, d).unwrap();
-        let dt = t.elapsed().as_secs_f64();
+        // Best of five: a preempted repetition (other jobs on the machine) does not count; the
+        // algorithm's own cost is what the limit is about.
+        let mut dt = f64::INFINITY;
+        let mut s = 0.0;
+        for _ in 0..5 {
+            let t = Instant::now();
+            s = analytic_gaussian_sigma(1.0, e, d).unwrap();
+            dt = dt.min(t.elapsed().as_secs_f64());
+        }
         times.push(dt);
         if dt > slowest.0 {
             slowest = (dt, e, d);
