@@ -189,6 +189,32 @@ fn positive_or(name: &str, v: Option<f64>, default: f64) -> Result<f64> {
     }
 }
 
+/// `dp_gda` parameters (KLLW22 Algorithm 1): T, ρ, and either σ or (ε, δ) with Thm 1's constant
+/// c (default 4√2, which certifies the joint release) and G (default: the family's Lipschitz
+/// constant over the data support, an upper bound on the blockwise G).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DpGdaParams {
+    steps: usize,
+    rho: f64,
+    #[serde(default)]
+    sigma: Option<f64>,
+    #[serde(default)]
+    epsilon: Option<f64>,
+    #[serde(default)]
+    delta: Option<f64>,
+    #[serde(default)]
+    c: Option<f64>,
+    #[serde(default)]
+    g: Option<f64>,
+    #[serde(default = "paper_averaging")]
+    averaging: crate::algorithms::dp_gda::Averaging,
+}
+
+fn paper_averaging() -> crate::algorithms::dp_gda::Averaging {
+    crate::algorithms::dp_gda::Averaging::PaperLiteral
+}
+
 /// The algorithms `dpsaddle run` knows.
 pub const ALGORITHMS: &[&str] = &[
     "regularized_saddle_point",
@@ -196,6 +222,7 @@ pub const ALGORITHMS: &[&str] = &[
     "recursive_regularization",
     "noisy_sgda",
     "ldp_sgda",
+    "dp_gda",
 ];
 
 /// Locate the JSON key nearest before byte `offset` of `text` (to name the field of a parse error).
@@ -386,6 +413,31 @@ pub fn run(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> Resu
             crate::problem::saddle::validate_point(f.as_ref(), &a.start_w, &a.start_theta)
                 .map_err(|e| crate::problem::spec::rename(e, "params.start"))?;
             Box::new(a)
+        }
+        "dp_gda" => {
+            use crate::algorithms::dp_gda::DpGda;
+            let p: DpGdaParams = params(&cfg.params)?;
+            let alg =
+                match (p.sigma, p.epsilon, p.delta) {
+                    (Some(sigma), None, None) => DpGda {
+                        steps: p.steps,
+                        rho: p.rho,
+                        sigma,
+                        averaging: p.averaging,
+                        ledger: None,
+                    },
+                    (None, Some(eps), Some(delta)) => {
+                        let g = positive_or("g", p.g, f.constants(&support).lipschitz)?;
+                        let c = positive_or("c", p.c, crate::privacy::papers::KLLW22_C_JOINT)?;
+                        DpGda::calibrated(p.steps, p.rho, c, g, s.len(), eps, delta, p.averaging)
+                            .map_err(|e| crate::problem::spec::rename(e, "params"))?
+                    }
+                    _ => return Err(invalid(
+                        "params.sigma",
+                        "give either `sigma` or both `epsilon` and `delta` (Thm 1's calibration)",
+                    )),
+                };
+            Box::new(alg)
         }
         other => {
             return Err(invalid(

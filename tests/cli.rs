@@ -75,6 +75,7 @@ fn example_configs_run() {
             "recursive_regularization",
             "fixtures/configs/recursive_regularization_noisy_sgda.json",
         ),
+        ("dp_gda", "fixtures/configs/dp_gda.json"),
     ] {
         let out = bin()
             .args(["run", alg, "--config", file, "--json"])
@@ -415,4 +416,18 @@ fn noisy_and_ldp_sgda_bad_input_is_named() {
         c["params"][key] = val;
         expect_bad(&format!("ldp-{name}"), c, "ldp_sgda", field);
     }
+}
+
+/// DP-GDA needs either σ or (ε, δ): exit 2 naming the field.
+#[test]
+fn dp_gda_bad_params() {
+    let mut cfg = config("fixtures/configs/dp_gda.json");
+    cfg["params"] = serde_json::json!({"steps": 10, "rho": 1.0, "epsilon": 1.0});
+    let (code, _, err) = run_with("gda_half", &cfg.to_string(), "dp_gda");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("params.sigma"), "{err}");
+    cfg["params"] = serde_json::json!({"steps": 10, "rho": -1.0, "sigma": 0.1});
+    let (code, _, err) = run_with("gda_rho", &cfg.to_string(), "dp_gda");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("rho"), "{err}");
 }
