@@ -143,3 +143,8 @@ fn bad_inputs_are_errors() {
         .to_string();
     assert!(e.contains("0 must lie in W"), "{e}");
 }
+
+#[test]
+fn def2_remark1() {
+    common::run("kllw22.def2_remark1");
+}

@@ -11,6 +11,7 @@ use crate::claims::Claim;
 pub fn claims() -> Vec<Claim> {
     let mut v = Vec::new();
     v.extend(stability::claims());
+    v.extend(stability::risk_claims());
     v.extend(tools::claims());
     v
 }

@@ -385,3 +385,133 @@ fn check_rate_erratum(b: Budget) -> Result<Evidence> {
     }
     Ok(ev)
 }
+
+/// KLLW22 Definition 2 and Remark 1.
+pub fn risk_claims() -> Vec<Claim> {
+    vec![Claim {
+        id: "kllw22.def2_remark1",
+        paper: "KLLW22",
+        item: "Definition 2, Remark 1 (L52–L86)",
+        statement: "The four risk notions, exact over S ~ Dⁿ on a finite support for GDA (σ = 0): weak PD risk \
+                    Δ^w ≤ E[Δ^s] (Remark 1, population and empirical), excess primal risk R(w) − min R ≤ Δ^s(w, v) \
+                    pointwise, and each generalization error (strong PD, primal, plain) computed as population minus \
+                    empirical; Δ^w = E[Δ^s] when A is constant in S.",
+        kind: Kind::Enumerated,
+        code: "gap::{weak_gap, strong_gap, primal_risk}, algorithms::dp_gda",
+        check: check_def2,
+    }]
+}
+
+fn check_def2(b: Budget) -> Result<Evidence> {
+    use crate::gap::{primal_risk, strong_gap, weak_gap, WeightedOutput};
+    use crate::problem::{objective_value, FiniteDist};
+    let mut main = BoundCheck::new(1e-9, 1e-12);
+    let mut ctrl = BoundCheck::new(1e-9, 1e-12);
+    let mut st = Stream::new(17, "claims/kllw22.def2");
+    let reps = if b == Budget::Full { 40 } else { 10 };
+    let mut details = vec![];
+    for i in 0..reps {
+        let d = 2;
+        let rho = 0.5 + st.uniform();
+        let c = Matrix::from_rows(
+            (0..d)
+                .map(|_| (0..d).map(|_| st.normal() * 0.4).collect())
+                .collect(),
+        )?;
+        let f = instance(d, 1.0, rho, c)?;
+        let atoms: Vec<Vec<f64>> = (0..3)
+            .map(|_| (0..2 * d).map(|_| st.normal()).collect())
+            .collect();
+        let dist = FiniteDist::new(atoms, vec![0.5, 0.3, 0.2])?;
+        let n = 3 + i % 4;
+        let alg = DpGda {
+            steps: 1 + st.index(20),
+            rho,
+            sigma: 0.0,
+            averaging: Averaging::PaperLiteral,
+            ledger: None,
+        };
+        let pop = Objective::population(&dist);
+        let zstar = saddle_point(&f, &pop, &SolveOptions::default())?;
+        let mut outs: Vec<WeightedOutput> = vec![];
+        let mut emp_strong = 0.0;
+        let mut emp_weak = 0.0;
+        let mut gen_primal = 0.0;
+        let mut gen_plain = 0.0;
+        for cnt in crate::exact::count_vectors(n, dist.k()) {
+            let pr = dist.count_prob(&cnt);
+            let s = dist.dataset_from_counts(&cnt)?;
+            let out = alg.run(&f, &s, &mut NoiseSource::sample(0))?;
+            let emp = Objective::empirical(&s);
+            let one = [WeightedOutput {
+                weight: 1.0,
+                w: out.w.clone(),
+                theta: out.theta.clone(),
+            }];
+            let ds = strong_gap(&f, &emp, &one)?;
+            let dw = weak_gap(&f, &emp, &one)?;
+            // Deterministic A: the empirical weak and strong PD risks coincide for each S.
+            main.observe(
+                (ds - dw).abs(),
+                1e-12,
+                format!("#{i} {cnt:?}: Δ_S^w = Δ_S^s (A deterministic)"),
+            );
+            emp_strong += pr * ds;
+            emp_weak += pr * dw;
+            let zs = saddle_point(&f, &emp, &SolveOptions::default())?;
+            let rp = primal_risk(&f, &pop, &out.w, (&zstar.w, &zstar.theta))?;
+            let dsp = strong_gap(&f, &pop, &one)?;
+            main.observe(rp, dsp, format!("#{i} {cnt:?}: R(w) − min R ≤ Δ^s"));
+            ctrl.observe(rp, 0.5 * dsp, format!("#{i} {cnt:?}: R(w) − min R ≤ Δ^s/2"));
+            let r_pop = primal_risk(&f, &pop, &out.w, (&zstar.w, &zstar.theta))?
+                + objective_value(&f, &pop, &zstar.w, &zstar.theta);
+            let r_emp = primal_risk(&f, &emp, &out.w, (&zs.w, &zs.theta))?
+                + objective_value(&f, &emp, &zs.w, &zs.theta);
+            gen_primal += pr * (r_pop - r_emp);
+            gen_plain += pr
+                * (objective_value(&f, &pop, &out.w, &out.theta)
+                    - objective_value(&f, &emp, &out.w, &out.theta));
+            outs.push(WeightedOutput {
+                weight: pr,
+                w: out.w,
+                theta: out.theta,
+            });
+        }
+        let dw_pop = weak_gap(&f, &pop, &outs)?;
+        let ds_pop = strong_gap(&f, &pop, &outs)?;
+        main.observe(dw_pop, ds_pop, format!("#{i}: Δ^w ≤ E Δ^s (Remark 1)"));
+        main.observe(
+            emp_weak,
+            emp_strong,
+            format!("#{i}: E Δ_S^w ≤ E Δ_S^s (Remark 1)"),
+        );
+        if i < 3 {
+            details.push(format!(
+                "#{i} (n = {n}, T = {}): Δ^w {dw_pop:.4e}, E Δ^s {ds_pop:.4e}, E Δ_S^s {emp_strong:.4e}; \
+                 strong PD gen. error {:.4e}, primal gen. error {gen_primal:.4e}, plain gen. error {gen_plain:.4e}",
+                alg.steps,
+                ds_pop - emp_strong
+            ));
+        }
+    }
+    // Constant algorithm: Δ^w = E Δ^s exactly (the output does not depend on S).
+    let f = instance(2, 1.0, 1.0, Matrix::identity(2))?;
+    let dist = FiniteDist::new(
+        vec![vec![0.3, 0.1, -0.2, 0.4], vec![-0.5, 0.2, 0.1, 0.0]],
+        vec![0.5, 0.5],
+    )?;
+    let pop = Objective::population(&dist);
+    let outs = vec![WeightedOutput {
+        weight: 1.0,
+        w: vec![0.2, -0.1],
+        theta: vec![0.0, 0.3],
+    }];
+    let (dw, ds) = (weak_gap(&f, &pop, &outs)?, strong_gap(&f, &pop, &outs)?);
+    main.observe(ds, dw, "constant A: E Δ^s ≤ Δ^w");
+    let mut ev = Evidence::from_checks(&main, Some(("R(w) − min R ≤ Δ^s/2", &ctrl)))
+        .with_tight(ds / dw, 1e-12);
+    for s in details {
+        ev = ev.note(s);
+    }
+    Ok(ev)
+}
