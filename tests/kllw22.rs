@@ -148,3 +148,8 @@ fn bad_inputs_are_errors() {
 fn def2_remark1() {
     common::run("kllw22.def2_remark1");
 }
+
+#[test]
+fn thm2() {
+    common::run("kllw22.thm2");
+}

@@ -12,6 +12,7 @@ pub fn claims() -> Vec<Claim> {
     let mut v = Vec::new();
     v.extend(stability::claims());
     v.extend(stability::risk_claims());
+    v.extend(stability::thm2_claims());
     v.extend(tools::claims());
     v
 }
