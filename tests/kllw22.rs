@@ -153,3 +153,8 @@ fn def2_remark1() {
 fn thm2() {
     common::run("kllw22.thm2");
 }
+
+#[test]
+fn thm1_per_block() {
+    common::run("kllw22.thm1_per_block");
+}

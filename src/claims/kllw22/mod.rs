@@ -2,6 +2,7 @@
 //! Problems*): DP-GDA and its stability / generalization analysis. The probabilistic tools of
 //! App. A.3 (Lemmas 6–12) and the moments-accountant pieces (Lemmas 3–5) live in [`tools`].
 
+pub mod privacy;
 pub mod stability;
 pub mod tools;
 
@@ -10,6 +11,7 @@ use crate::claims::Claim;
 /// The KLLW22 claims.
 pub fn claims() -> Vec<Claim> {
     let mut v = Vec::new();
+    v.extend(privacy::claims());
     v.extend(stability::claims());
     v.extend(stability::risk_claims());
     v.extend(stability::thm2_claims());
