@@ -50,3 +50,28 @@ fn lemma6_ranges_are_errors() {
     assert!(p_zeta(55, 50, 0.1, ZetaRange::Paper).is_err());
     assert!(p_zeta(56, 50, 0.1, ZetaRange::Paper).is_ok());
 }
+
+#[test]
+fn lemma7() {
+    common::run("kllw22.lemma7");
+}
+
+#[test]
+fn lemma8() {
+    common::run("kllw22.lemma8");
+}
+
+#[test]
+fn lemma9() {
+    common::run("kllw22.lemma9");
+}
+
+#[test]
+fn lemma11() {
+    common::run("kllw22.lemma11");
+}
+
+#[test]
+fn lemma12() {
+    common::run("kllw22.lemma12");
+}

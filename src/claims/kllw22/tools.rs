@@ -24,8 +24,9 @@ use crate::exact::ln_factorial;
 use crate::privacy::gdp::gdp_delta;
 use crate::privacy::moments::{log_moment_gaussian, tail_bound_delta};
 use crate::privacy::rdp::{gaussian_rdp, integrate_gk15};
-use crate::privacy::special::{erfcx, log_sum_exp};
+use crate::privacy::special::{erfc, erfcx, log_sum_exp};
 use crate::rng::Stream;
+use statrs::function::gamma::ln_gamma;
 
 /// The claims of this module.
 pub fn claims() -> Vec<Claim> {
@@ -78,6 +79,64 @@ pub fn claims() -> Vec<Claim> {
             kind: Kind::Exact,
             code: "claims::kllw22::tools::{chi_square_log_sf, lemma6_radius, p_zeta}",
             check: check_lemma6,
+        },
+        Claim {
+            id: "kllw22.lemma7",
+            paper: "KLLW22",
+            item: "Lemma 7",
+            statement: "For independent z_i and g_i with E_{S∖z_i}[g_i] ≤ M, E_{z_i}[g_i] = 0 and one-coordinate \
+                        changes of g_i at most β: ‖Σ g_i‖_τ ≤ 12√2·τnβ⌈log n⌉ + 4M√(τn) for τ ≥ 2 (L718–L732). \
+                        Exact moments on g_i = ε_i(a + (b/(n−1))Σ_{j≠i} ε_j), Rademacher ε, with ⌈ln n⌉.",
+            kind: Kind::Exact,
+            code: "claims::kllw22::tools::lemma7_bound",
+            check: check_lemma7,
+        },
+        Claim {
+            id: "kllw22.lemma8",
+            paper: "KLLW22",
+            item: "Lemma 8",
+            statement: "If ‖X‖_τ ≤ √τ·a + τ·b for all τ ≥ 2 then P(|X| > e(a√log(e/ζ) + b log(e/ζ))) ≤ ζ \
+                        (L733–L741). Exact tails of N(0, 1) (a = 1) and the Laplace law (b = 1/√2), the \
+                        moment hypotheses verified on a τ grid.",
+            kind: Kind::Exact,
+            code: "claims::kllw22::tools::lemma8_radius",
+            check: check_lemma8,
+        },
+        Claim {
+            id: "kllw22.lemma9",
+            paper: "KLLW22",
+            item: "Lemma 9",
+            statement: "Bernstein (L742–L748), corrected (inventory I-34): for i.i.d. z_i with |z_i| < c and \
+                        variance σ², each one-sided deviation of the mean exceeds √(2σ² log(1/ζ)/n) + \
+                        2c log(1/ζ)/(3n) with probability ≤ ζ, and the two-sided |mean − μ| needs log(2/ζ). \
+                        The printed two-sided form with log(1/ζ) is false (n = 1, Rademacher, ζ = 0.9). \
+                        Exact binomial tails.",
+            kind: Kind::Erratum,
+            code: "claims::kllw22::tools::lemma9_radius",
+            check: check_lemma9,
+        },
+        Claim {
+            id: "kllw22.lemma11",
+            paper: "KLLW22",
+            item: "Lemma 11",
+            statement: "For ρ-SC-SC, L-smooth f, the best responses w*(v) = argmin_W f(·, v) and v*(w) = \
+                        argmax_V f(w, ·) are (L/ρ)-Lipschitz (L755–L759). Closed-form best responses of \
+                        (ρ/2)‖w‖² + wᵀAv − (ρ/2)‖v‖² on balls; tight (ratio 1) along A's top singular \
+                        direction when ‖A‖ ≥ ρ.",
+            kind: Kind::Exact,
+            code: "claims::kllw22::tools::BilinearQuad",
+            check: check_lemma11,
+        },
+        Claim {
+            id: "kllw22.lemma12",
+            paper: "KLLW22",
+            item: "Lemma 12",
+            statement: "For i.i.d. zero-mean g_i with |g_i| ≤ M: ‖Σ g_i‖_τ ≤ 6√((Σ E g_i²)τ) + 4τM for τ ≥ 2 \
+                        (L760–L764). Exact moments of centred two-point sums (Rademacher and sparse \
+                        Bernoulli), n ≤ 200.",
+            kind: Kind::Exact,
+            code: "claims::kllw22::tools::lemma12_bound",
+            check: check_lemma12,
         },
     ]
 }
@@ -598,4 +657,434 @@ fn check_lemma3(b: Budget) -> Result<Evidence> {
          bound at λ = 1, ‖Δ‖ = 2G/n: ratio {paper_tight:.15}"
     ))
     .with_tight(paper_tight, 1e-12))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Binomial helpers (two-point laws)
+// ---------------------------------------------------------------------------------------------
+
+/// ln P(K = k) for K ∼ Bin(n, q), 0 < q < 1.
+fn ln_binom_pmf(n: u64, k: u64, q: f64) -> f64 {
+    ln_factorial(n) - ln_factorial(k) - ln_factorial(n - k)
+        + k as f64 * q.ln()
+        + (n - k) as f64 * (-q).ln_1p()
+}
+
+/// ‖X‖_τ = (E|X|^τ)^{1/τ} for X = h(K), K ∼ Bin(n, q), by the finite sum in log space.
+fn binomial_norm(n: u64, q: f64, tau: f64, h: impl Fn(u64) -> f64) -> f64 {
+    let terms: Vec<f64> = (0..=n)
+        .filter_map(|k| {
+            let v = h(k).abs();
+            (v > 0.0).then(|| ln_binom_pmf(n, k, q) + tau * v.ln())
+        })
+        .collect();
+    if terms.is_empty() {
+        0.0
+    } else {
+        (log_sum_exp(&terms) / tau).exp()
+    }
+}
+
+/// P(pred(K)) for K ∼ Bin(n, q).
+fn binomial_prob(n: u64, q: f64, pred: impl Fn(u64) -> bool) -> f64 {
+    (0..=n)
+        .filter(|&k| pred(k))
+        .map(|k| ln_binom_pmf(n, k, q).exp())
+        .sum()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lemma 9
+// ---------------------------------------------------------------------------------------------
+
+/// Which form of KLLW22 Lemma 9 (Bernstein) to use for the two-sided deviation |mean − μ|.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// As printed (L742–L748): log(1/ζ) for the two-sided |·|.
+    PaperLiteral,
+    /// Two-sided needs log(2/ζ) (inventory I-34); one-sided statements keep log(1/ζ).
+    Corrected,
+}
+
+/// The deviation radius of KLLW22 Lemma 9: √(2σ² log(m/ζ)/n) + 2c log(m/ζ)/(3n), m = 1 for
+/// [`Variant::PaperLiteral`] and m = 2 for [`Variant::Corrected`] (two-sided use).
+pub fn lemma9_radius(var: f64, c: f64, n: u64, zeta: f64, variant: Variant) -> Result<f64> {
+    if !(zeta > 0.0 && zeta < 1.0) {
+        return Err(invalid("zeta", format!("must be in (0, 1), got {zeta}")));
+    }
+    if n == 0 {
+        return Err(invalid("n", "must be ≥ 1"));
+    }
+    if !(var >= 0.0 && var.is_finite() && c > 0.0 && c.is_finite()) {
+        return Err(invalid("c", "variance must be ≥ 0 and c > 0, both finite"));
+    }
+    let m = match variant {
+        Variant::PaperLiteral => 1.0,
+        Variant::Corrected => 2.0,
+    };
+    let l = (m / zeta).ln();
+    let nf = n as f64;
+    Ok((2.0 * var * l / nf).sqrt() + 2.0 * c * l / (3.0 * nf))
+}
+
+fn check_lemma9(b: Budget) -> Result<Evidence> {
+    let ns: Vec<u64> = match b {
+        Budget::Quick => vec![1, 2, 3, 5, 10, 30, 100],
+        Budget::Full => (1..=200).collect(),
+    };
+    let zetas = [0.99, 0.95, 0.9, 0.7, 0.5, 0.2, 0.1, 0.01, 1e-3];
+    let mut main = BoundCheck::new(1e-12, 0.0);
+    let mut control = BoundCheck::new(1e-12, 0.0);
+    let mut small = BoundCheck::new(1e-12, 0.0);
+    for &n in &ns {
+        for &q in &[0.5, 0.1, 0.01, 0.9] {
+            for &(lo, hi) in &[(0.0, 1.0), (-1.0, 1.0), (-0.2, 1.0)] {
+                let var = q * (1.0 - q) * (hi - lo) * (hi - lo);
+                let c = f64::max(f64::abs(lo), f64::abs(hi));
+                let nq = n as f64 * q;
+                let dev = |k: u64| (k as f64 - nq) * (hi - lo) / n as f64;
+                for &zeta in &zetas {
+                    let label = format!("n={n} q={q} z∈{{{lo},{hi}}} ζ={zeta}");
+                    let r1 = lemma9_radius(var, c, n, zeta, Variant::PaperLiteral)?;
+                    let r2 = lemma9_radius(var, c, n, zeta, Variant::Corrected)?;
+                    let up = binomial_prob(n, q, |k| dev(k) > r1);
+                    let down = binomial_prob(n, q, |k| -dev(k) > r1);
+                    main.observe(up, zeta, format!("{label} upper tail"));
+                    main.observe(down, zeta, format!("{label} lower tail"));
+                    let two = binomial_prob(n, q, |k| dev(k).abs() > r2);
+                    main.observe(two, zeta, format!("{label} two-sided log(2/ζ)"));
+                    let lit = binomial_prob(n, q, |k| dev(k).abs() > r1);
+                    control.observe(lit, zeta, format!("{label} two-sided log(1/ζ)"));
+                    if zeta <= 0.1 {
+                        small.observe(lit, zeta, format!("{label} two-sided log(1/ζ)"));
+                    }
+                }
+            }
+        }
+    }
+    Ok(Evidence::from_checks(
+        &main,
+        Some((
+            "paper-literal: P(|mean − μ| > √(2σ² log(1/ζ)/n) + 2c log(1/ζ)/(3n)) ≤ ζ",
+            &control,
+        )),
+    )
+    .note(format!(
+        "literal two-sided form fails first at {:?} ({} of {} instances)",
+        control.first_violation, control.violations, control.instances
+    ))
+    .note(format!(
+        "literal two-sided form at ζ ≤ 0.1: worst ratio {:?} at {}, {} violations",
+        small.worst_ratio, small.worst_at, small.violations
+    )))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lemma 12
+// ---------------------------------------------------------------------------------------------
+
+/// The right-hand side of KLLW22 Lemma 12: 6√((Σ_i E[g_i²])τ) + 4τM.
+pub fn lemma12_bound(sum_second_moments: f64, tau: f64, m: f64) -> f64 {
+    6.0 * (sum_second_moments * tau).sqrt() + 4.0 * tau * m
+}
+
+/// ‖N(0, v)‖_τ = √v·(2^{τ/2}Γ((τ+1)/2)/√π)^{1/τ}.
+fn gaussian_norm(v: f64, tau: f64) -> f64 {
+    let ln_m = 0.5 * tau * std::f64::consts::LN_2 + ln_gamma(0.5 * (tau + 1.0))
+        - 0.5 * std::f64::consts::PI.ln();
+    v.sqrt() * (ln_m / tau).exp()
+}
+
+fn check_lemma12(b: Budget) -> Result<Evidence> {
+    let ns: Vec<u64> = match b {
+        Budget::Quick => vec![1, 2, 5, 16, 50, 200],
+        Budget::Full => (1..=256).collect(),
+    };
+    let taus = [2.0, 2.5, 3.0, 4.0, 8.0, 16.0, 32.0, 64.0];
+    let mut main = BoundCheck::new(1e-12, 0.0);
+    let mut control = BoundCheck::new(1e-12, 0.0);
+    for &n in &ns {
+        for &q in &[0.5f64, 0.1, 0.01] {
+            // g = (1 − q) w.p. q, −q w.p. 1 − q: zero mean, |g| ≤ M = max(q, 1 − q).
+            let m = q.max(1.0 - q);
+            let v = n as f64 * q * (1.0 - q);
+            let nq = n as f64 * q;
+            for &tau in &taus {
+                let norm = binomial_norm(n, q, tau, |k| k as f64 - nq);
+                let label = format!("n={n} q={q} τ={tau}");
+                main.observe(norm, lemma12_bound(v, tau, m), label.clone());
+                control.observe(norm, gaussian_norm(v, tau), label);
+            }
+        }
+    }
+    Ok(Evidence::from_checks(
+        &main,
+        Some((
+            "Gaussian comparison ‖Σg_i‖_τ ≤ ‖N(0, Σ E g_i²)‖_τ (the 4τM term dropped)",
+            &control,
+        )),
+    ))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lemma 8
+// ---------------------------------------------------------------------------------------------
+
+/// The radius of KLLW22 Lemma 8: e(a√log(e/ζ) + b log(e/ζ)); `with_e = false` drops the factor
+/// e (the negative control; compare inventory I-23).
+pub fn lemma8_radius(a: f64, b: f64, zeta: f64, with_e: bool) -> Result<f64> {
+    if !(zeta > 0.0 && zeta < 1.0) {
+        return Err(invalid("zeta", format!("must be in (0, 1), got {zeta}")));
+    }
+    if !(a > 0.0 && b > 0.0 && a.is_finite() && b.is_finite()) {
+        return Err(invalid("a", "a and b must be finite and > 0"));
+    }
+    let l = 1.0 - zeta.ln();
+    let e = if with_e { std::f64::consts::E } else { 1.0 };
+    Ok(e * (a * l.sqrt() + b * l))
+}
+
+fn check_lemma8(b: Budget) -> Result<Evidence> {
+    let taus: Vec<f64> = match b {
+        Budget::Quick => (0..=400).map(|i| 2.0 + i as f64 * 0.5).collect(),
+        Budget::Full => (0..=40_000).map(|i| 2.0 + i as f64 * 0.005).collect(),
+    };
+    let zetas = [0.99, 0.9, 0.5, 0.1, 1e-2, 1e-4, 1e-8, 1e-16];
+    let mut main = BoundCheck::new(1e-12, 0.0);
+    let mut control = BoundCheck::new(1e-12, 0.0);
+    let mut hyp = BoundCheck::new(1e-12, 0.0);
+    let tiny = 1e-12;
+    // Gaussian N(0, 1): ‖X‖_τ ≤ √τ (a = 1, b = tiny). Laplace with E|X| = 1: ‖X‖_τ =
+    // Γ(τ+1)^{1/τ} ≤ τ/√2 (b = 1/√2, a = tiny). The hypotheses are verified on the τ grid.
+    for &tau in &taus {
+        hyp.observe(
+            gaussian_norm(1.0, tau),
+            tau.sqrt() * 1.0 + tau * tiny,
+            format!("Gaussian hypothesis τ={tau}"),
+        );
+        let lap = (ln_gamma(tau + 1.0) / tau).exp();
+        hyp.observe(
+            lap,
+            tau.sqrt() * tiny + tau / 2f64.sqrt(),
+            format!("Laplace hypothesis τ={tau}"),
+        );
+    }
+    let gauss_tail = |t: f64| erfc(t / 2f64.sqrt());
+    let lap_tail = |t: f64| (-t).exp();
+    for &zeta in &zetas {
+        let rg = lemma8_radius(1.0, tiny, zeta, true)?;
+        main.observe(gauss_tail(rg), zeta, format!("Gaussian ζ={zeta}"));
+        control.observe(
+            gauss_tail(lemma8_radius(1.0, tiny, zeta, false)?),
+            zeta,
+            format!("Gaussian ζ={zeta}"),
+        );
+        let b2 = 1.0 / 2f64.sqrt();
+        let rl = lemma8_radius(tiny, b2, zeta, true)?;
+        main.observe(lap_tail(rl), zeta, format!("Laplace ζ={zeta}"));
+        control.observe(
+            lap_tail(lemma8_radius(tiny, b2, zeta, false)?),
+            zeta,
+            format!("Laplace ζ={zeta}"),
+        );
+    }
+    let mut ev = Evidence::from_checks(
+        &main,
+        Some((
+            "the factor e dropped: |X| ≤ a√log(e/ζ) + b log(e/ζ)",
+            &control,
+        )),
+    )
+    .note(format!(
+        "moment hypotheses verified on {} τ values (worst ‖X‖_τ/(√τa + τb) = {:?}, at τ = 2)",
+        hyp.instances, hyp.worst_ratio
+    ));
+    if !hyp.pass() {
+        ev.pass = false;
+        ev = ev.note(format!("hypothesis fails: {:?}", hyp.first_violation));
+    }
+    Ok(ev)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lemma 11
+// ---------------------------------------------------------------------------------------------
+
+/// Householder reflection I − 2uuᵀ/‖u‖² applied to x.
+fn householder(u: &[f64], x: &[f64]) -> Vec<f64> {
+    let uu: f64 = u.iter().map(|a| a * a).sum();
+    let ux: f64 = u.iter().zip(x).map(|(a, b)| a * b).sum();
+    x.iter()
+        .zip(u)
+        .map(|(xi, ui)| xi - 2.0 * ux / uu * ui)
+        .collect()
+}
+
+fn project_ball(x: Vec<f64>, r: f64) -> Vec<f64> {
+    let nx = x.iter().map(|a| a * a).sum::<f64>().sqrt();
+    if nx <= r {
+        x
+    } else {
+        x.into_iter().map(|a| a * r / nx).collect()
+    }
+}
+
+fn dist(a: &[f64], b: &[f64]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y) * (x - y))
+        .sum::<f64>()
+        .sqrt()
+}
+
+/// The test family of KLLW22 Lemma 11: f(w, v) = (ρ/2)‖w‖² + wᵀAv − (ρ/2)‖v‖² on balls of
+/// radius R, A = H₁·diag(d)·H₂ (Householder reflections, so ‖A‖₂ = max|d_i|). ρ-SC-SC and
+/// L-smooth (Assumption 3, blockwise) with L = max(ρ, ‖A‖₂). Best responses in closed form:
+/// w*(v) = Π_R(−Av/ρ), v*(w) = Π_R(Aᵀw/ρ).
+pub struct BilinearQuad {
+    /// ρ.
+    pub rho: f64,
+    /// u₁ of H₁.
+    pub u1: Vec<f64>,
+    /// Singular values d (up to sign).
+    pub d: Vec<f64>,
+    /// u₂ of H₂.
+    pub u2: Vec<f64>,
+    /// Ball radius R.
+    pub radius: f64,
+}
+
+impl BilinearQuad {
+    fn a(&self, v: &[f64]) -> Vec<f64> {
+        let y = householder(&self.u2, v);
+        let y: Vec<f64> = y.iter().zip(&self.d).map(|(a, b)| a * b).collect();
+        householder(&self.u1, &y)
+    }
+    fn a_t(&self, w: &[f64]) -> Vec<f64> {
+        let y = householder(&self.u1, w);
+        let y: Vec<f64> = y.iter().zip(&self.d).map(|(a, b)| a * b).collect();
+        householder(&self.u2, &y)
+    }
+    /// L = max(ρ, ‖A‖₂).
+    pub fn smooth_l(&self) -> f64 {
+        self.d.iter().fold(self.rho, |m, x| m.max(x.abs()))
+    }
+    /// w*(v) = argmin over the ball of f(·, v).
+    pub fn w_star(&self, v: &[f64]) -> Vec<f64> {
+        project_ball(
+            self.a(v).iter().map(|x| -x / self.rho).collect(),
+            self.radius,
+        )
+    }
+    /// v*(w) = argmax over the ball of f(w, ·).
+    pub fn v_star(&self, w: &[f64]) -> Vec<f64> {
+        project_ball(
+            self.a_t(w).iter().map(|x| x / self.rho).collect(),
+            self.radius,
+        )
+    }
+}
+
+fn check_lemma11(b: Budget) -> Result<Evidence> {
+    let pairs = match b {
+        Budget::Quick => 40,
+        Budget::Full => 2000,
+    };
+    let mut s = Stream::new(22, "kllw22/lemma11/instances");
+    let mut main = BoundCheck::new(1e-12, 1e-15);
+    let mut control = BoundCheck::new(1e-12, 1e-15);
+    let mut tight = 0.0f64;
+    for &p in &[1usize, 2, 5] {
+        for &rho in &[0.5, 1.0, 2.0] {
+            for &scale in &[0.3, 1.0, 3.0] {
+                for &radius in &[0.5, 1e6] {
+                    let f = BilinearQuad {
+                        rho,
+                        u1: s.normals(p),
+                        d: s.normals(p).iter().map(|x| x * scale).collect(),
+                        u2: s.normals(p),
+                        radius,
+                    };
+                    let k = f.smooth_l() / rho;
+                    let label = format!("p={p} ρ={rho} scale={scale} R={radius}");
+                    for _ in 0..pairs {
+                        let (v, v2) = (s.normals(p), s.normals(p));
+                        let m = dist(&f.w_star(&v), &f.w_star(&v2));
+                        main.observe(m, k * dist(&v, &v2), format!("{label} w*"));
+                        control.observe(m, 0.5 * k * dist(&v, &v2), format!("{label} w*"));
+                        let m = dist(&f.v_star(&v), &f.v_star(&v2));
+                        main.observe(m, k * dist(&v, &v2), format!("{label} v*"));
+                        control.observe(m, 0.5 * k * dist(&v, &v2), format!("{label} v*"));
+                    }
+                    // Tight direction: v − v′ = H₂e_i with |d_i| = ‖A‖ ≥ ρ, no projection active.
+                    let (imax, dmax) = f.d.iter().enumerate().fold((0, 0.0f64), |m, (i, x)| {
+                        if x.abs() > m.1 {
+                            (i, x.abs())
+                        } else {
+                            m
+                        }
+                    });
+                    if radius > 1e3 && dmax >= rho {
+                        let mut e = vec![0.0; p];
+                        e[imax] = 1.0;
+                        let dir = householder(&f.u2, &e);
+                        let v = s.normals(p);
+                        let v2: Vec<f64> = v.iter().zip(&dir).map(|(a, c)| a + 0.1 * c).collect();
+                        let m = dist(&f.w_star(&v), &f.w_star(&v2));
+                        let bound = k * dist(&v, &v2);
+                        main.observe(m, bound, format!("{label} tight"));
+                        control.observe(m, 0.5 * bound, format!("{label} tight"));
+                        tight = tight.max(m / bound);
+                    }
+                }
+            }
+        }
+    }
+    Ok(Evidence::from_checks(
+        &main,
+        Some(("(L/(2ρ))‖v − v′‖: the constant halved", &control)),
+    )
+    .with_tight(tight, 1e-9))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lemma 7
+// ---------------------------------------------------------------------------------------------
+
+/// The right-hand side of KLLW22 Lemma 7 as printed: 12√2·τnβ⌈log n⌉ + 4M√(τn), with the
+/// natural logarithm (the smaller reading; inventory I-41).
+pub fn lemma7_bound(n: u64, tau: f64, beta: f64, m: f64) -> f64 {
+    let ceil_ln = (n as f64).ln().ceil();
+    12.0 * 2f64.sqrt() * tau * n as f64 * beta * ceil_ln + 4.0 * m * (tau * n as f64).sqrt()
+}
+
+fn check_lemma7(b: Budget) -> Result<Evidence> {
+    let ns: Vec<u64> = match b {
+        Budget::Quick => vec![2, 3, 5, 10, 30, 100],
+        Budget::Full => (2..=256).collect(),
+    };
+    let taus = [2.0, 3.0, 4.0, 8.0, 16.0, 32.0];
+    let mut main = BoundCheck::new(1e-12, 0.0);
+    let mut control = BoundCheck::new(1e-12, 0.0);
+    // Rademacher ε_i; g_i(S) = ε_i(a + (b/(n−1))Σ_{j≠i} ε_j). E_{z_i} g_i = 0;
+    // E_{S∖z_i} g_i = aε_i ≤ a = M; a change of z_j moves g_i by ≤ 2b/(n−1) = β.
+    // Σ_i g_i = aS + b(S² − n)/(n − 1), S = 2K − n, K ∼ Bin(n, 1/2).
+    for &n in &ns {
+        for &(a, bb) in &[(1.0, 0.0), (1.0, 1.0), (0.01, 1.0), (1.0, 0.01)] {
+            let beta = 2.0 * bb / (n as f64 - 1.0);
+            for &tau in &taus {
+                let norm = binomial_norm(n, 0.5, tau, |k| {
+                    let sum = 2.0 * k as f64 - n as f64;
+                    a * sum + bb * (sum * sum - n as f64) / (n as f64 - 1.0)
+                });
+                let label = format!("n={n} a={a} b={bb} τ={tau}");
+                main.observe(norm, lemma7_bound(n, tau, beta, a), label.clone());
+                control.observe(norm, lemma7_bound(n, tau, 0.0, a), label);
+            }
+        }
+    }
+    Ok(Evidence::from_checks(
+        &main,
+        Some(("the β term dropped: ‖Σg_i‖_τ ≤ 4M√(τn)", &control)),
+    ))
 }
