@@ -75,3 +75,8 @@ fn lemma11() {
 fn lemma12() {
     common::run("kllw22.lemma12");
 }
+
+#[test]
+fn lemma10() {
+    common::run("kllw22.lemma10");
+}

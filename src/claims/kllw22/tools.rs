@@ -116,6 +116,18 @@ pub fn claims() -> Vec<Claim> {
             check: check_lemma9,
         },
         Claim {
+            id: "kllw22.lemma10",
+            paper: "KLLW22",
+            item: "Lemma 10",
+            statement: "If f ≥ 0 is (a, b)-weakly self-bounded (Definition 7, L768–L772) with f_i ≥ f, then \
+                        P(E[f] ≥ f + t) ≤ exp(−t²/(2aE[f] + 2b)) for t > 0 (L750–L754). Exact lower tails of \
+                        f = h(#ones of n Bernoulli bits), f_i the sup over the i-th bit (printed form) and \
+                        the inf (source form), b the smallest admissible for each a.",
+            kind: Kind::Exact,
+            code: "claims::kllw22::tools::lemma10_bound",
+            check: check_lemma10,
+        },
+        Claim {
             id: "kllw22.lemma11",
             paper: "KLLW22",
             item: "Lemma 11",
@@ -1087,4 +1099,144 @@ fn check_lemma7(b: Budget) -> Result<Evidence> {
         &main,
         Some(("the β term dropped: ‖Σg_i‖_τ ≤ 4M√(τn)", &control)),
     ))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lemma 10
+// ---------------------------------------------------------------------------------------------
+
+/// Which f_i a weakly self-bounded check uses (KLLW22 Definition 7, L768–L772, and Lemma 10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SelfBoundForm {
+    /// f_i = sup over the i-th coordinate, so f_i ≥ f (as printed at L752).
+    Sup,
+    /// f_i = inf over the i-th coordinate, so f_i ≤ f (the source's form, Maurer 2006).
+    Inf,
+}
+
+/// The right-hand side of KLLW22 Lemma 10: exp(−t²/(2a·E[f] + 2b)).
+pub fn lemma10_bound(t: f64, a: f64, b: f64, mean_f: f64) -> f64 {
+    (-t * t / (2.0 * a * mean_f + 2.0 * b)).exp()
+}
+
+/// For f = h(K), K the number of ones among n Bernoulli(q) bits, the per-count sums
+/// Σ_i (f − f_i)² of Definition 7 with f_i the sup / inf of f over the i-th bit.
+fn self_bound_sums(h: &[f64], form: SelfBoundForm) -> Vec<f64> {
+    let n = h.len() - 1;
+    (0..=n)
+        .map(|k| {
+            let mut s = 0.0;
+            // A bit equal to 1 (k of them) can move the count to k − 1; a bit equal to 0 (n − k
+            // of them) to k + 1.
+            for (ones, cnt) in [(true, k), (false, n - k)] {
+                if cnt == 0 {
+                    continue;
+                }
+                let lo = if ones { k - 1 } else { k };
+                let fi = match form {
+                    SelfBoundForm::Sup => h[lo].max(h[lo + 1]),
+                    SelfBoundForm::Inf => h[lo].min(h[lo + 1]),
+                };
+                s += cnt as f64 * (h[k] - fi) * (h[k] - fi);
+            }
+            s
+        })
+        .collect()
+}
+
+fn check_lemma10(b: Budget) -> Result<Evidence> {
+    let ns: Vec<usize> = match b {
+        Budget::Quick => vec![1, 2, 3, 5, 10, 20, 40],
+        Budget::Full => (1..=80).collect(),
+    };
+    let mut main = BoundCheck::new(1e-12, 0.0);
+    let mut control = BoundCheck::new(1e-12, 0.0);
+    let mut worst_sup = 0.0f64;
+    let mut nontrivial = (0.0f64, String::new());
+    for &n in &ns {
+        let nf = n as f64;
+        let mut fams: Vec<(String, Vec<f64>)> = vec![
+            ("k".into(), (0..=n).map(|k| k as f64).collect()),
+            ("k²".into(), (0..=n).map(|k| (k * k) as f64).collect()),
+            ("√k".into(), (0..=n).map(|k| (k as f64).sqrt()).collect()),
+            ("n−k".into(), (0..=n).map(|k| nf - k as f64).collect()),
+            (
+                "(n−k)²".into(),
+                (0..=n).map(|k| (nf - k as f64).powi(2)).collect(),
+            ),
+        ];
+        for c in [1, n / 2, n] {
+            fams.push((
+                format!("min(k,{c})"),
+                (0..=n).map(|k| k.min(c) as f64).collect(),
+            ));
+            fams.push((
+                format!("(k−{c})₊"),
+                (0..=n).map(|k| k.saturating_sub(c) as f64).collect(),
+            ));
+        }
+        for &q in &[0.01, 0.1, 0.3, 0.5, 0.9] {
+            let pmf: Vec<f64> = (0..=n as u64)
+                .map(|k| ln_binom_pmf(n as u64, k, q).exp())
+                .collect();
+            for (name, h) in &fams {
+                let mean: f64 = pmf.iter().zip(h).map(|(p, v)| p * v).sum();
+                for form in [SelfBoundForm::Sup, SelfBoundForm::Inf] {
+                    let sums = self_bound_sums(h, form);
+                    for &a in &[0.01, 0.1, 0.3, 1.0, 3.0, 10.0] {
+                        // The smallest admissible b > 0 for this a.
+                        let bb = sums
+                            .iter()
+                            .zip(h)
+                            .map(|(s, f)| s - a * f)
+                            .fold(1e-12, f64::max);
+                        let label = format!("{form:?} n={n} q={q} f={name} a={a} b={bb:.3}");
+                        for k in 0..=n {
+                            let t = mean - h[k];
+                            if t > 1e-9 * (1.0 + mean) {
+                                let prob: f64 =
+                                    (0..=n).filter(|&j| h[j] <= h[k]).map(|j| pmf[j]).sum();
+                                let bound = lemma10_bound(t, a, bb, mean);
+                                main.observe(prob, bound, format!("{label} t={t:.3}"));
+                                if form == SelfBoundForm::Sup {
+                                    worst_sup = worst_sup.max(prob / bound);
+                                }
+                                if bound <= 0.5 && prob / bound > nontrivial.0 {
+                                    nontrivial = (prob / bound, format!("{label} t={t:.3}"));
+                                }
+                            }
+                            let t = h[k] - mean;
+                            if t > 1e-9 * (1.0 + mean) {
+                                let prob: f64 =
+                                    (0..=n).filter(|&j| h[j] >= h[k]).map(|j| pmf[j]).sum();
+                                control.observe(
+                                    prob,
+                                    lemma10_bound(t, a, bb, mean),
+                                    format!("{label} upper t={t:.3}"),
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(Evidence::from_checks(
+        &main,
+        Some((
+            "the same bound for the upper tail P(f ≥ E[f] + t)",
+            &control,
+        )),
+    )
+    .note(format!(
+        "worst ratio with f_i ≥ f (the printed form): {worst_sup:.4}"
+    ))
+    .note(format!(
+        "worst ratio where the bound is ≤ 1/2: {:.4} at {}",
+        nontrivial.0, nontrivial.1
+    ))
+    .note(format!(
+        "upper-tail control first fails at {:?}",
+        control.first_violation
+    )))
 }
