@@ -13,9 +13,13 @@
 //! * Lemma 5 (L497–L501), Rényi divergence of two Gaussians: closed form against a Gauss–Kronrod
 //!   quadrature twin.
 //! * Lemma 6 (L560–L564), Gaussian norm concentration: exact χ² tail by finite sums.
-//! * Lemmas 7, 8, 9, 11, 12 (L718–L764): exact moments / tails on two-point and Gaussian /
+//! * Lemmas 7–12 (L718–L764): exact moments / tails on two-point (binomial), Gaussian and
 //!   Laplace families, closed-form best responses for Lemma 11. Lemma 9 is an erratum
-//!   (two-sided with log(1/ζ); inventory I-34).
+//!   (two-sided with log(1/ζ); inventory I-34). Lemma 10 holds in the printed direction
+//!   f_i ≥ f as well as in the source's f_i ≤ f (`proofs-notes/kllw22-tools.md`).
+//!
+//! The walk-through, with the tight instances and negative controls, is
+//! `proofs-notes/kllw22-tools.md`.
 
 use crate::claims::bgm23::sgda::Z999;
 use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
