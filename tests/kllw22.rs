@@ -158,3 +158,8 @@ fn thm2() {
 fn thm1_per_block() {
     common::run("kllw22.thm1_per_block");
 }
+
+#[test]
+fn remarks3_4() {
+    common::run("kllw22.remarks3_4");
+}

@@ -15,6 +15,7 @@ pub fn claims() -> Vec<Claim> {
     v.extend(stability::claims());
     v.extend(stability::risk_claims());
     v.extend(stability::thm2_claims());
+    v.extend(stability::remark_claims());
     v.extend(tools::claims());
     v
 }

@@ -681,3 +681,106 @@ fn check_thm2(b: Budget) -> Result<Evidence> {
             "paper-literal regime p = {p}, T = {t}, ζ = {zeta}: {within_gamma}/{runs} runs within γ (worst measured/γ {worst_ratio:.3e}), {within_noise}/{runs} with every noise norm within σ√p·p_ζ"
         )))
 }
+
+/// KLLW22 Remarks 3 and 4 (L192–L221).
+pub fn remark_claims() -> Vec<Claim> {
+    vec![Claim {
+        id: "kllw22.remarks3_4",
+        paper: "KLLW22",
+        item: "Remarks 3 and 4 (L192–L221)",
+        statement: "Remark 3: ρ·g_w² ≤ 2(L_S(w̄_T, v̄_T) − L_S(w̄*, v̄_T)) (and the v analogue), hence \
+                    g_w² + g_v² ≤ (2/ρ)Δ_S^s(w̄_T, v̄_T), equalities for quadratics; Remark 4: Thm 2's γ ≤ γ_rude \
+                    (g_w + g_v replaced by M_W + M_V, the diameters), on DP-GDA runs.",
+        kind: Kind::Exact,
+        code: "claims::kllw22::stability::gamma_thm2, gap::gap_function",
+        check: check_remarks,
+    }]
+}
+
+fn check_remarks(b: Budget) -> Result<Evidence> {
+    use crate::problem::objective_value;
+    let mut main = BoundCheck::new(1e-9, 1e-12);
+    let mut ctrl = BoundCheck::new(1e-9, 1e-12);
+    let mut st = Stream::new(23, "claims/kllw22.remarks3_4");
+    let reps = if b == Budget::Full { 200 } else { 40 };
+    let mut tight: f64 = 0.0;
+    for i in 0..reps {
+        let d = 1 + i % 3;
+        let rho = 0.5 + st.uniform();
+        let coupled = i % 2 == 1;
+        let c = if coupled {
+            Matrix::from_rows(
+                (0..d)
+                    .map(|_| (0..d).map(|_| st.normal() * 0.3).collect())
+                    .collect(),
+            )?
+        } else {
+            Matrix::zeros(d, d)
+        };
+        let cn = c.op_norm();
+        let r = 1.0;
+        let f = instance(d, r, rho, c)?;
+        let n = 4 + st.index(10);
+        let pts: Vec<Vec<f64>> = (0..n)
+            .map(|_| (0..2 * d).map(|_| 0.4 * st.normal()).collect())
+            .collect();
+        let g = blockwise_g(d, r, rho, cn, &pts);
+        let s = Dataset::new(pts)?;
+        let alg = DpGda {
+            steps: 2 + st.index(30),
+            rho,
+            sigma: 0.2 * st.uniform(),
+            averaging: Averaging::PaperLiteral,
+            ledger: None,
+        };
+        let run = alg.run_traced(&f, &s, &mut NoiseSource::sample(i as u64))?;
+        let (w, v) = (&run.output.w, &run.output.theta);
+        let e = Objective::empirical(&s);
+        let gv = gap_function(&f, &e, w, v)?;
+        let gw = linalg::norm2(&linalg::sub(&gv.w_br, w));
+        let gvv = linalg::norm2(&linalg::sub(&gv.theta_br, v));
+        let lhs_w = rho * gw * gw;
+        let rhs_w = 2.0 * (objective_value(&f, &e, w, v) - objective_value(&f, &e, &gv.w_br, v));
+        main.observe(
+            lhs_w,
+            rhs_w,
+            format!("#{i}: ρ g_w² ≤ 2(L_S(w̄, v̄) − L_S(w̄*, v̄))"),
+        );
+        ctrl.observe(lhs_w, 0.5 * rhs_w, format!("#{i}: without the 2"));
+        let rhs_v =
+            2.0 * (objective_value(&f, &e, w, &gv.theta_br) - objective_value(&f, &e, w, v));
+        main.observe(
+            rho * gvv * gvv,
+            rhs_v,
+            format!("#{i}: ρ g_v² ≤ 2(L_S(w̄, v̄*) − L_S(w̄, v̄))"),
+        );
+        main.observe(
+            gw * gw + gvv * gvv,
+            2.0 / rho * gv.gap,
+            format!("#{i}: g_w² + g_v² ≤ (2/ρ)Δ_S^s"),
+        );
+        if !coupled && rhs_w > 1e-12 {
+            tight = tight.max(lhs_w / rhs_w);
+        }
+        // Remark 4: γ ≤ γ_rude with the diameters M_W = M_V = 2r.
+        let sigma_b = alg.sigma * (d as f64).sqrt() * 1.5;
+        let tf = alg.steps as f64;
+        let le = (std::f64::consts::E * tf).ln();
+        let gam = |gsum: f64| {
+            4.0 * g / (n as f64 * rho)
+                + 2.0 * sigma_b * le / tf
+                + 4.0
+                    * le.sqrt()
+                    * (g * g / (rho * rho * tf)
+                        + sigma_b * sigma_b / (rho * rho * tf)
+                        + 2.0 * g * sigma_b / (rho * rho * tf)
+                        + gsum * sigma_b / (rho * le))
+                        .sqrt()
+        };
+        main.observe(gam(gw + gvv), gam(4.0 * r), format!("#{i}: γ ≤ γ_rude"));
+    }
+    Ok(
+        Evidence::from_checks(&main, Some(("Remark 3 without its factor 2", &ctrl)))
+            .with_tight(tight, 1e-6),
+    )
+}
