@@ -78,6 +78,15 @@ pub fn instance(d: usize, r: f64, rho: f64, c: Matrix) -> Result<QuadBilinear> {
     QuadBilinear::data_affine(ball(), ball(), c, rho, rho)
 }
 
+/// A d×d coupling with N(0, scale²) entries from the stream.
+fn random_coupling(st: &mut Stream, d: usize, scale: f64) -> Result<Matrix> {
+    Matrix::from_rows(
+        (0..d)
+            .map(|_| (0..d).map(|_| st.normal() * scale).collect())
+            .collect(),
+    )
+}
+
 /// Assumption 2's blockwise G for [`instance`] over the atoms x = (a, b).
 pub fn blockwise_g(d: usize, r: f64, rho: f64, c_norm: f64, atoms: &[Vec<f64>]) -> f64 {
     atoms
@@ -140,11 +149,7 @@ fn check_esp(b: Budget) -> Result<Evidence> {
         let d = 2;
         let rho = 0.2 + 2.0 * st.uniform();
         let r = 0.1 + st.uniform();
-        let c = Matrix::from_rows(
-            (0..d)
-                .map(|_| (0..d).map(|_| st.normal() * 0.5).collect())
-                .collect(),
-        )?;
+        let c = random_coupling(&mut st, d, 0.5)?;
         let cn = c.op_norm();
         let f = instance(d, r, rho, c)?;
         let n = 3 + st.index(10);
@@ -177,11 +182,7 @@ fn coupled_pair(st: &mut Stream, steps: usize) -> Result<(usize, Vec<f64>, Vec<f
     let d = 3;
     let rho = 0.5 + st.uniform();
     let r = 1.0;
-    let c = Matrix::from_rows(
-        (0..d)
-            .map(|_| (0..d).map(|_| st.normal() * 0.3).collect())
-            .collect(),
-    )?;
+    let c = random_coupling(st, d, 0.3)?;
     let f = instance(d, r, rho, c)?;
     let n = 20;
     let s = Dataset::new(
@@ -245,11 +246,7 @@ fn check_lemma2_pathwise(b: Budget) -> Result<Evidence> {
         let d = 1 + st.index(3);
         let rho = 0.5 + 1.5 * st.uniform();
         let r = 0.5 + st.uniform();
-        let c = Matrix::from_rows(
-            (0..d)
-                .map(|_| (0..d).map(|_| st.normal() * 0.4).collect())
-                .collect(),
-        )?;
+        let c = random_coupling(&mut st, d, 0.4)?;
         let cn = c.op_norm();
         let f = instance(d, r, rho, c)?;
         let n = 5 + st.index(20);
@@ -300,14 +297,28 @@ fn check_lemma2_pathwise(b: Budget) -> Result<Evidence> {
     )))
 }
 
-/// KLLW22 Thm 2's γ (L185–L186, compact form of eq. (11), L710) with g_w = g_v = 0 (the most
-/// favourable case for the paper): 4G/(nρ) + 2σ√p·p_ζ·log(eT)/T + 4√(log(eT)(G + σ√p·p_ζ)²/(ρ²T)).
-#[allow(clippy::too_many_arguments)]
-pub fn gamma_thm2(g: f64, rho: f64, n: f64, t: f64, sigma: f64, p: f64, zeta: f64) -> f64 {
-    let p_zeta = 1.0 + (8.0 * (2.0 * t / zeta).ln() / p).powf(0.25);
+/// KLLW22 Thm 2's γ (L185–L186) with B = σ√p·p_ζ standing for the noise norms and `g_sum` =
+/// g_w + g_v: 4G/(nρ) + 2B·log(eT)/T + 4√(log(eT))·√(G²/(ρ²T) + B²/(ρ²T) + 2GB/(ρ²T) + g_sum·B/(ρ log(eT))).
+pub fn gamma_thm2_with(g: f64, rho: f64, n: f64, t: f64, b: f64, g_sum: f64) -> f64 {
     let le = (std::f64::consts::E * t).ln();
-    let b = sigma * p.sqrt() * p_zeta;
-    4.0 * g / (n * rho) + 2.0 * b * le / t + 4.0 * (le * (g + b).powi(2) / (rho * rho * t)).sqrt()
+    let rt = rho * rho * t;
+    4.0 * g / (n * rho)
+        + 2.0 * b * le / t
+        + 4.0
+            * le.sqrt()
+            * (g * g / rt + b * b / rt + 2.0 * g * b / rt + g_sum * b / (rho * le)).sqrt()
+}
+
+/// p_ζ = 1 + (8 log(2T/ζ)/p)^{1/4} (KLLW22 L188: Lemma 6 with a union bound over the 2T noise
+/// vectors).
+pub fn p_zeta(t: f64, zeta: f64, p: f64) -> f64 {
+    1.0 + (8.0 * (2.0 * t / zeta).ln() / p).powf(0.25)
+}
+
+/// KLLW22 Thm 2's γ with g_w = g_v = 0 (the most favourable case for the paper) and
+/// B = σ√p·p_ζ.
+pub fn gamma_thm2(g: f64, rho: f64, n: f64, t: f64, sigma: f64, p: f64, zeta: f64) -> f64 {
+    gamma_thm2_with(g, rho, n, t, sigma * p.sqrt() * p_zeta(t, zeta, p), 0.0)
 }
 
 fn check_rate_erratum(b: Budget) -> Result<Evidence> {
@@ -413,11 +424,7 @@ fn check_def2(b: Budget) -> Result<Evidence> {
     for i in 0..reps {
         let d = 2;
         let rho = 0.5 + st.uniform();
-        let c = Matrix::from_rows(
-            (0..d)
-                .map(|_| (0..d).map(|_| st.normal() * 0.4).collect())
-                .collect(),
-        )?;
+        let c = random_coupling(&mut st, d, 0.4)?;
         let f = instance(d, 1.0, rho, c)?;
         let atoms: Vec<Vec<f64>> = (0..3)
             .map(|_| (0..2 * d).map(|_| st.normal()).collect())
@@ -544,11 +551,7 @@ fn check_thm2(b: Budget) -> Result<Evidence> {
     for i in 0..reps {
         let d = 1 + i % 3;
         let rho = 0.5 + st.uniform();
-        let c = Matrix::from_rows(
-            (0..d)
-                .map(|_| (0..d).map(|_| st.normal() * 0.3).collect())
-                .collect(),
-        )?;
+        let c = random_coupling(&mut st, d, 0.3)?;
         let cn = c.op_norm();
         let r = 1.0;
         let f = instance(d, r, rho, c)?;
@@ -635,19 +638,8 @@ fn check_thm2(b: Budget) -> Result<Evidence> {
         let gv = gap_function(&f, &e1, &ra.output.w, &ra.output.theta)?;
         let gw = linalg::norm2(&linalg::sub(&gv.w_br, &ra.output.w));
         let gvv = linalg::norm2(&linalg::sub(&gv.theta_br, &ra.output.theta));
-        let p_zeta = 1.0 + (8.0 * (2.0 * t as f64 / zeta).ln() / p as f64).powf(0.25);
-        let bnd = alg.sigma * (p as f64).sqrt() * p_zeta;
-        let le = (std::f64::consts::E * t as f64).ln();
-        let tf = t as f64;
-        let gamma = 4.0 * g / (n as f64 * rho)
-            + 2.0 * bnd * le / tf
-            + 4.0
-                * le.sqrt()
-                * (g * g / (rho * rho * tf)
-                    + bnd * bnd / (rho * rho * tf)
-                    + 2.0 * g * bnd / (rho * rho * tf)
-                    + (gw + gvv) * bnd / (rho * le))
-                    .sqrt();
+        let bnd = alg.sigma * (p as f64).sqrt() * p_zeta(t as f64, zeta, p as f64);
+        let gamma = gamma_thm2_with(g, rho, n as f64, t as f64, bnd, gw + gvv);
         let (nw, nv) = block_norms(p, &linalg::sub(&ra.output.z(), &rb.output.z()));
         worst_ratio = worst_ratio.max((nw + nv) / gamma);
         within_gamma += usize::from(nw + nv <= gamma);
@@ -709,11 +701,7 @@ fn check_remarks(b: Budget) -> Result<Evidence> {
         let rho = 0.5 + st.uniform();
         let coupled = i % 2 == 1;
         let c = if coupled {
-            Matrix::from_rows(
-                (0..d)
-                    .map(|_| (0..d).map(|_| st.normal() * 0.3).collect())
-                    .collect(),
-            )?
+            random_coupling(&mut st, d, 0.3)?
         } else {
             Matrix::zeros(d, d)
         };
@@ -764,19 +752,7 @@ fn check_remarks(b: Budget) -> Result<Evidence> {
         }
         // Remark 4: γ ≤ γ_rude with the diameters M_W = M_V = 2r.
         let sigma_b = alg.sigma * (d as f64).sqrt() * 1.5;
-        let tf = alg.steps as f64;
-        let le = (std::f64::consts::E * tf).ln();
-        let gam = |gsum: f64| {
-            4.0 * g / (n as f64 * rho)
-                + 2.0 * sigma_b * le / tf
-                + 4.0
-                    * le.sqrt()
-                    * (g * g / (rho * rho * tf)
-                        + sigma_b * sigma_b / (rho * rho * tf)
-                        + 2.0 * g * sigma_b / (rho * rho * tf)
-                        + gsum * sigma_b / (rho * le))
-                        .sqrt()
-        };
+        let gam = |gsum: f64| gamma_thm2_with(g, rho, n as f64, alg.steps as f64, sigma_b, gsum);
         main.observe(gam(gw + gvv), gam(4.0 * r), format!("#{i}: γ ≤ γ_rude"));
     }
     Ok(
