@@ -163,3 +163,148 @@ fn thm1_per_block() {
 fn remarks3_4() {
     common::run("kllw22.remarks3_4");
 }
+
+#[test]
+fn thm3() {
+    common::run("kllw22.thm3");
+}
+
+#[test]
+fn cor1() {
+    common::run("kllw22.cor1");
+}
+
+#[test]
+fn thm3_steps() {
+    common::run("kllw22.thm3_steps");
+}
+
+#[test]
+fn lemma2_remark3_hp() {
+    common::run("kllw22.lemma2_remark3_hp");
+}
+
+mod generalization {
+    use dpsaddle::algorithms::dp_gda::{Averaging, DpGda};
+    use dpsaddle::algorithms::Algorithm;
+    use dpsaddle::claims::kllw22::generalization::{Enumerated, GenBound, LossSpec};
+    use dpsaddle::linalg::{self, Matrix};
+    use dpsaddle::problem::{FiniteDist, SaddleFn};
+    use dpsaddle::rng::{NoiseSource, Stream};
+
+    fn setting() -> (LossSpec, FiniteDist, DpGda) {
+        let loss = LossSpec {
+            d: 2,
+            radius: 1.0,
+            rho: 0.8,
+            c: Matrix::from_rows(vec![vec![1.2, -0.3], vec![0.4, 0.9]]).unwrap(),
+        };
+        let dist = FiniteDist::new(
+            vec![
+                vec![0.8, -0.2, 0.3, 0.5],
+                vec![-0.6, 0.4, -0.5, 0.1],
+                vec![0.1, 0.7, 0.6, -0.7],
+            ],
+            vec![0.5, 0.3, 0.2],
+        )
+        .unwrap();
+        let alg = DpGda {
+            steps: 15,
+            rho: 0.8,
+            sigma: 0.2,
+            averaging: Averaging::PaperLiteral,
+            ledger: None,
+        };
+        (loss, dist, alg)
+    }
+
+    /// γ from count vectors equals γ from every ordered dataset and every replace-one neighbour
+    /// (kⁿ sequences × n positions × k atoms), so the count-vector shortcut loses nothing.
+    #[test]
+    fn gamma_matches_brute_force_over_sequences() {
+        let (loss, dist, alg) = setting();
+        let n = 4;
+        let e = Enumerated::new(&loss, dist.clone(), n, &alg, 17).unwrap();
+        let f = dpsaddle::claims::kllw22::stability::instance(2, 1.0, 0.8, loss.c.clone()).unwrap();
+        let k = dist.k();
+        let mut brute: f64 = 0.0;
+        let total = k.pow(n as u32);
+        for code in 0..total {
+            let seq: Vec<usize> = (0..n).map(|i| (code / k.pow(i as u32)) % k).collect();
+            let s = dist.dataset_from_sequence(&seq).unwrap();
+            let a = alg.run(&f, &s, &mut NoiseSource::sample(17)).unwrap();
+            for (i, &si) in seq.iter().enumerate() {
+                for atom in 0..k {
+                    if atom == si {
+                        continue;
+                    }
+                    let s2 = s.replace_one(i, &dist.atoms[atom]).unwrap();
+                    let b = alg.run(&f, &s2, &mut NoiseSource::sample(17)).unwrap();
+                    let gs = linalg::norm2(&linalg::sub(&a.w, &b.w))
+                        + linalg::norm2(&linalg::sub(&a.theta, &b.theta));
+                    brute = brute.max(gs);
+                }
+            }
+        }
+        assert!(brute > 0.0);
+        assert!(
+            (brute - e.gamma).abs() <= 1e-12 * brute,
+            "brute {brute} vs enumerated {}",
+            e.gamma
+        );
+    }
+
+    /// The shift makes Assumption 4 hold: 0 ≤ ℓ + m ≤ M_ℓ on random points of W × V, every atom.
+    #[test]
+    fn shifted_loss_is_in_range() {
+        let (loss, dist, alg) = setting();
+        let e = Enumerated::new(&loss, dist.clone(), 3, &alg, 17).unwrap();
+        let mut st = Stream::new(3, "tests/kllw22/shift");
+        let ball = |st: &mut Stream| {
+            let x = [st.normal(), st.normal()];
+            let r = st.uniform().sqrt() / linalg::norm2(&x);
+            vec![x[0] * r, x[1] * r]
+        };
+        for _ in 0..2000 {
+            let (w, v) = (ball(&mut st), ball(&mut st));
+            for x in &dist.atoms {
+                let l = e.f.value(&w, &v, x) + e.shift;
+                assert!(l >= 0.0 && l <= e.m_loss, "ℓ̃ = {l}, M_ℓ = {}", e.m_loss);
+            }
+        }
+    }
+
+    #[test]
+    fn bad_quantifiers_name_the_parameter() {
+        let b = GenBound {
+            g: 1.0,
+            gamma: 0.1,
+            n: 10,
+            m_loss: 1.0,
+            rho: 1.0,
+            smooth_l: 1.0,
+            iota: 1.0,
+            zeta: 0.1,
+        };
+        let msg = b.validate().unwrap_err().to_string();
+        assert!(msg.contains("iota"), "{msg}");
+        let msg = GenBound {
+            iota: 0.5,
+            zeta: 0.0,
+            ..b
+        }
+        .validate()
+        .unwrap_err()
+        .to_string();
+        assert!(msg.contains("zeta"), "{msg}");
+        let msg = GenBound {
+            iota: 0.5,
+            n: 1,
+            ..b
+        }
+        .validate()
+        .unwrap_err()
+        .to_string();
+        assert!(msg.contains('n'), "{msg}");
+    }
+}

@@ -2,6 +2,8 @@
 //! Problems*): DP-GDA and its stability / generalization analysis. The probabilistic tools of
 //! App. A.3 (Lemmas 6–12) and the moments-accountant pieces (Lemmas 3–5) live in [`tools`].
 
+pub mod generalization;
+pub mod high_probability;
 pub mod privacy;
 pub mod stability;
 pub mod tools;
@@ -16,6 +18,8 @@ pub fn claims() -> Vec<Claim> {
     v.extend(stability::risk_claims());
     v.extend(stability::thm2_claims());
     v.extend(stability::remark_claims());
+    v.extend(generalization::claims());
+    v.extend(high_probability::claims());
     v.extend(tools::claims());
     v
 }
