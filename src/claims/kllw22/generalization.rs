@@ -18,8 +18,8 @@
 //!
 //! Both readings are implemented ([`Reading`]): the statements as printed (log n; Theorem 3(b),
 //! (c) without Lemma 8's factor e; Theorem 3(d) and Corollary 1(b), (c) with Δ_S^s in place of
-//! E_S[Δ_S^s]) and what the proofs establish (⌈log n⌉ (I-22), e restored (I-23), the E_S term of
-//! eq. (37) kept (I-27)).
+//! E_S[Δ_S^s]) and what the proofs establish (a ceiling on the logarithm, taken as ⌈log₂ n⌉ to
+//! cover Lemma 7's source (I-22, I-41), e restored (I-23), the E_S term of eq. (37) kept (I-27)).
 //!
 //! The proof steps of part (a) are checked as exact identities and inequalities
 //! ([`claims`]' `kllw22.thm3_steps`): eq. (12), the decomposition (13), the bounded differences
@@ -45,7 +45,9 @@ use std::f64::consts::{E, SQRT_2};
 pub enum Reading {
     /// As printed: log n; (b), (c) without e; (d) and Cor 1(b), (c) with Δ_S^s for E_S[Δ_S^s].
     PaperLiteral,
-    /// As proven: ⌈log n⌉ (L836, L853), 50√2·e in (b) and 50√2·e(2 + L/ρ) in (c) (Lemma 8),
+    /// As proven: ⌈log₂ n⌉ (the proofs carry ⌈log n⌉ from Lemma 7, L836, L853; Lemma 7's source,
+    /// Bousquet, Klochkov and Zhivotovskiy 2020, may have ⌈log₂ n⌉ ≥ ⌈ln n⌉ (I-41), so the larger
+    /// one is used), 50√2·e in (b) and 50√2·e(2 + L/ρ) in (c) (Lemma 8),
     /// eq. (37)'s (eι/(1−ι))·log(e/ζ)·E_S[Δ_S^s] + Δ_S^s.
     Safe,
 }
@@ -115,7 +117,7 @@ impl GenBound {
         let l = (self.n as f64).ln();
         match r {
             Reading::PaperLiteral => l,
-            Reading::Safe => l.ceil(),
+            Reading::Safe => (self.n as f64).log2().ceil(),
         }
     }
 
@@ -1072,15 +1074,16 @@ mod tests {
 
     #[test]
     fn theorem_3a_by_hand() {
-        // n = 100, ι = 1/2, ζ = 0.1, G = 1, γ = 0.01, M_ℓ = 2, ⌈ln 100⌉ = 5:
-        // √((1e-4 + 64·100·1e-4·ln 30)/(2·0.25·100) · ln 30) + 50√2e·0.01·5/0.5·ln(30e)
-        // + 13·2/(1.5·0.25·100)·ln 30.
+        // n = 100, ι = 1/2, ζ = 0.1, G = 1, γ = 0.01, M_ℓ = 2, ⌈log₂ 100⌉ = 7:
+        // √((1e-4 + 64·100·1e-4·ln 30)/(2·0.25·100) · ln 30) + 50√2e·0.01·7/0.5·ln(30e)
+        // + 13·2/(3·0.5·0.5·100)·ln 30 = 0.38481 + 118.43454 + 1.17908 = 119.99843.
         let l30 = 30f64.ln();
         let expect = ((1e-4 + 0.64 * l30) / 50.0 * l30).sqrt()
-            + 50.0 * SQRT_2 * E * 0.1 * (30.0 * E).ln()
-            + 26.0 / 37.5 * l30;
+            + 50.0 * SQRT_2 * E * 0.14 * (30.0 * E).ln()
+            + 26.0 / 75.0 * l30;
         assert!((base().thm3a(Reading::Safe) - expect).abs() < 1e-12 * expect);
-        // The printed log n = ln 100 < ⌈ln 100⌉.
+        assert!((expect - 119.998_428_904).abs() < 1e-6);
+        // The printed log n = ln 100 < ⌈log₂ 100⌉.
         assert!(base().thm3a(Reading::PaperLiteral) < base().thm3a(Reading::Safe));
     }
 

@@ -292,3 +292,36 @@ fn check_hp(b: Budget) -> Result<Evidence> {
     }
     Ok(ev)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// With σ = cG√(T log(1/δ))/(nε) substituted, the σ form equals the c form exactly when its
+    /// σ²-term carries c² (I-38); the printed c form (coefficient c) is smaller for c > 1.
+    #[test]
+    fn sigma_form_is_c_form_with_c_squared() {
+        let (g, rho, t, n, p, eps, delta, c) = (1.7, 0.6, 20.0, 300.0, 48.0, 0.5, 1e-6, 5.0);
+        let pz = p_zeta(t, 0.1, p);
+        let sigma = c * g * (t * (1.0f64 / delta).ln()).sqrt() / (n * eps);
+        let b = sigma * p.sqrt() * pz;
+        for g_sum in [0.0, 0.3, 2.0] {
+            let s = lemma2_sigma_form(g, rho, t, b, g_sum);
+            let c2 = lemma2_c_form(g, rho, t, n, p, eps, delta, c, c * c, pz, g_sum);
+            let c1 = lemma2_c_form(g, rho, t, n, p, eps, delta, c, c, pz, g_sum);
+            assert!((s - c2).abs() <= 1e-12 * s, "σ form {s} vs c² form {c2}");
+            assert!(c1 < c2);
+        }
+    }
+
+    /// Remark 3 by hand at T = 1 (log(eT) = 1), p = 4, σ = 1/2, G = ρ = 1, M_W = 2, p′_ζ = 1:
+    /// √(1 + 2(1 + 2) + 1) = √8.
+    #[test]
+    fn remark3_by_hand() {
+        let v = remark3_g_bound(1.0, 1.0, 1.0, 0.5, 4.0, 2.0, 1.0);
+        assert!((v - 8f64.sqrt()).abs() < 1e-15);
+        // p′_ζ = 1 + (8 log(T/ζ)/p)^{1/4}: T = 10, ζ = 0.1, p = 8 ⇒ 1 + (ln 100)^{1/4}.
+        let pz = p_zeta_prime(10.0, 0.1, 8.0);
+        assert!((pz - (1.0 + 100f64.ln().powf(0.25))).abs() < 1e-15);
+    }
+}
