@@ -19,7 +19,7 @@
 //! | [`stability`] | empirical uniform argument stability, sensitivity, output variance | BGM23 Def 1, Lemma 2 |
 //! | [`privacy`] | DpEvent ledger; RDP, PLD, GDP, zCDP, moments accountants; analytic calibration; auditor; exact discrete Gaussian; the papers' calibrations | BGM23 Thm 8, 12, 21–22, Cor 16; KLLW22 Thm 1; BG23 Props 3–10, Thm 1; BGM24 Lemma 9, Thm 6; ZTOH22 Algs 1–5 |
 //! | [`algorithms`] | one file per algorithm | BGM23 Algorithm 1 (recursive regularization, its A_emp subroutines, Lemma 19 / Thm 18 path enumeration), eq. (4), App. C.1–C.2 (SGDA, noisy SGDA with the Thm 21 schedule), App. A.2 (LDP SGDA), Prop 13 (mode of halves), Thm 15 (regularized ERM); KLLW22 Algorithm 1 (DP-GDA) |
-//! | [`claims`] | the registry: one claim per paper item, with negative controls | all (`dpsaddle claims`) |
+//! | [`claims`] | the registry: one claim per paper item, with negative controls; bound formulas no algorithm uses live beside their claims | all (`dpsaddle claims`); KLLW22 Thm 2's γ, Lemma 2, Remark 3, Thm 3 and Cor 1 (`claims::kllw22::{stability, high_probability, generalization}`) |
 //! | [`config`] | `dpsaddle run` configurations | — |
 //! | [`fixtures`] | JSON test vectors: generation and checking | — |
 //! | [`report`] | the `verify` report | — |
