@@ -60,7 +60,7 @@ fn check_seeds(seeds: &[u64]) -> Result<()> {
     Ok(())
 }
 
-/// Δ̂ over all replace-one neighbours of one dataset S: every i ∈ [n] and every support atom
+/// Δ̂ over all replace-one neighbours of one dataset S: every i ∈ \[n\] and every support atom
 /// x′ ≠ x_i, with E_A estimated by the mean over `seeds` (one seed suffices for a deterministic A).
 pub fn uniform_argument_stability(
     alg: &dyn Algorithm,

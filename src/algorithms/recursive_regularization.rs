@@ -258,7 +258,7 @@ impl Schedule {
 
 /// What A_emp receives in round t (BGM23 Algorithm 1 line 6).
 pub struct RoundInput<'a> {
-    /// The round t ∈ [T].
+    /// The round t ∈ \[T\].
     pub t: usize,
     /// F^(t)_{S_t}: the chunk's empirical loss plus the cumulative regularizer.
     pub objective: &'a Objective,

@@ -74,7 +74,7 @@ pub fn lin_ball(seed: u64) -> Instance {
     }
 }
 
-/// [P13] f = wθ on [−1, 1]² with data ±1 (ignored by f), P(+1) = 1/2.
+/// \[P13\] f = wθ on [−1, 1]² with data ±1 (ignored by f), P(+1) = 1/2.
 pub fn p13() -> Instance {
     Instance {
         name: "bgm23_prop13".into(),
@@ -83,7 +83,7 @@ pub fn p13() -> Instance {
     }
 }
 
-/// [COS] the Fact 1 near-tightness instance.
+/// \[COS\] the Fact 1 near-tightness instance.
 pub fn cos(eps: f64) -> Instance {
     Instance {
         name: format!("cos_hinge(ε={eps})"),

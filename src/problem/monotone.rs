@@ -1,4 +1,4 @@
-//! Monotone operators and VI gaps, the SVI counterpart of [`SaddleFn`](super::SaddleFn)
+//! Monotone operators and VI gaps, the SVI counterpart of [`SaddleFn`]
 //! (BG23 §2; BGM24's SVI setting). For this foundation: affine operators z ↦ M z + x with data
 //! x ∈ ℝ^d, monotone when M + Mᵀ ⪰ 0, and the saddle operator of any [`SaddleFn`].
 //!

@@ -799,7 +799,7 @@ fn check_lemma9(b: Budget) -> Result<Evidence> {
 // Lemma 12
 // ---------------------------------------------------------------------------------------------
 
-/// The right-hand side of KLLW22 Lemma 12: 6√((Σ_i E[g_i²])τ) + 4τM.
+/// The right-hand side of KLLW22 Lemma 12: 6√((Σ_i E\[g_i²\])τ) + 4τM.
 pub fn lemma12_bound(sum_second_moments: f64, tau: f64, m: f64) -> f64 {
     6.0 * (sum_second_moments * tau).sqrt() + 4.0 * tau * m
 }
@@ -1118,7 +1118,7 @@ pub enum SelfBoundForm {
     Inf,
 }
 
-/// The right-hand side of KLLW22 Lemma 10: exp(−t²/(2a·E[f] + 2b)).
+/// The right-hand side of KLLW22 Lemma 10: exp(−t²/(2a·E\[f\] + 2b)).
 pub fn lemma10_bound(t: f64, a: f64, b: f64, mean_f: f64) -> f64 {
     (-t * t / (2.0 * a * mean_f + 2.0 * b)).exp()
 }

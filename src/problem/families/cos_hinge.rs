@@ -107,7 +107,7 @@ impl SaddleFn for CosHinge {
             diameter: ((std::f64::consts::PI + self.eps).powi(2) + 1.0).sqrt(),
         }
     }
-    /// argmax_{θ∈[0,1]} θ·Σρ_k φ(w_k): θ = 1 if the sum is positive, else 0.
+    /// argmax_{θ∈\[0,1\]} θ·Σρ_k φ(w_k): θ = 1 if the sum is positive, else 0.
     fn best_theta(&self, ws: &[(f64, Vec<f64>)], obj: &Objective) -> Result<Vec<f64>> {
         Self::unregularized(obj)?;
         let m: f64 = ws.iter().map(|(r, w)| r * Self::phi(w[0])).sum();
