@@ -553,7 +553,7 @@ pub fn claims() -> Vec<Claim> {
             statement: "For DP-GDA conditional on its noise tape (γ its exact Definition 3 constant, ℓ shifted \
                         into [0, M_ℓ]), exactly over S ~ Dⁿ on a finite support: P_S(LHS > RHS) ≤ ζ for the plain \
                         and primal generalization errors (a), (b), the excess primal risk (c) and the strong PD \
-                        population risk (d), as printed and as proven (⌈log n⌉, e restored, E_S[Δ_S^s] kept).",
+                        population risk (d), as printed and as proven (⌈log₂ n⌉, e restored, E_S[Δ_S^s] kept).",
             kind: Kind::Enumerated,
             code: "claims::kllw22::generalization::{GenBound, Enumerated}",
             check: check_thm3,
