@@ -590,17 +590,45 @@ pub fn claims() -> Vec<Claim> {
 const IOTAS: [f64; 2] = [0.1, 0.5];
 const ZETA: f64 = 0.1;
 
+/// A setting enumerated, with every dataset's [`Values`] and E_S[Δ_S^s(A(S))].
+struct Evaluated {
+    s: Setting,
+    e: Enumerated,
+    vals: Vec<Values>,
+    mean_gap_emp: f64,
+}
+
+fn evaluated(b: Budget) -> Result<Vec<Evaluated>> {
+    settings(b)?
+        .into_iter()
+        .map(|s| {
+            let e = enumerate(&s)?;
+            let vals: Vec<Values> = (0..e.counts.len())
+                .map(|k| e.values(k))
+                .collect::<Result<_>>()?;
+            let mean_gap_emp = vals.iter().zip(&e.prob).map(|(v, p)| p * v.gap_emp).sum();
+            Ok(Evaluated {
+                s,
+                e,
+                vals,
+                mean_gap_emp,
+            })
+        })
+        .collect()
+}
+
 fn check_thm3(b: Budget) -> Result<Evidence> {
     let mut main = BoundCheck::new(1e-12, 0.0);
     let mut ctrl = BoundCheck::new(1e-12, 0.0);
     let mut notes = vec![];
-    for s in settings(b)? {
-        let e = enumerate(&s)?;
-        let vals: Vec<Values> = (0..e.counts.len())
-            .map(|k| e.values(k))
-            .collect::<Result<_>>()?;
+    for Evaluated {
+        s,
+        e,
+        vals,
+        mean_gap_emp,
+    } in evaluated(b)?
+    {
         let inf_r = e.inf_r()?;
-        let mean_gap_emp: f64 = vals.iter().zip(&e.prob).map(|(v, p)| p * v.gap_emp).sum();
         for &iota in &IOTAS {
             let gb = e.bound(iota, ZETA);
             gb.validate()?;
@@ -718,12 +746,13 @@ fn check_cor1(b: Budget) -> Result<Evidence> {
     let mut main = BoundCheck::new(1e-12, 0.0);
     let mut ctrl = BoundCheck::new(1e-12, 0.0);
     let mut notes = vec![];
-    for s in settings(b)? {
-        let e = enumerate(&s)?;
-        let vals: Vec<Values> = (0..e.counts.len())
-            .map(|k| e.values(k))
-            .collect::<Result<_>>()?;
-        let mean_gap_emp: f64 = vals.iter().zip(&e.prob).map(|(v, p)| p * v.gap_emp).sum();
+    for Evaluated {
+        s,
+        e,
+        vals,
+        mean_gap_emp,
+    } in evaluated(b)?
+    {
         // I-31: Δ^w with the expectation over S (and the tape) inside, one number.
         let outs: Vec<WeightedOutput> = e
             .out

@@ -13,7 +13,9 @@
 //! the event that every noise norm is ≤ σ√p·p_ζ, and is asserted on every run in that event.
 
 use crate::algorithms::dp_gda::{Averaging, DpGda, DpGdaRun};
-use crate::claims::kllw22::stability::{blockwise_g, instance, p_zeta};
+use crate::claims::kllw22::stability::{
+    blockwise_g, hp_allowed_failures, instance, max_noise_norm, p_zeta,
+};
 use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
 use crate::error::Result;
 use crate::gap::gap_function;
@@ -165,12 +167,7 @@ fn one_config(
             })
             .sum::<f64>()
             / tf;
-        let max_noise = run
-            .b_w
-            .iter()
-            .chain(&run.b_v)
-            .map(|x| linalg::norm2(x))
-            .fold(0.0, f64::max);
+        let max_noise = max_noise_norm(&run);
         tally.noise_out += usize::from(max_noise > b);
         tally.noise_out_no_pz += usize::from(max_noise > alg.sigma * pf.sqrt());
         if max_noise <= b {
@@ -205,11 +202,7 @@ fn check_hp(b: Budget) -> Result<Evidence> {
     let mut st = Stream::new(29, "claims/kllw22.lemma2_remark3_hp");
     let runs = if b == Budget::Full { 400 } else { 40 };
     let (t, zeta) = (20usize, 0.1);
-    // A 1 − ζ event may fail in at most runs·ζ + z·√(runs·ζ(1 − ζ)) runs (one-sided 99.9%).
-    let allowed = |m: usize| {
-        let mf = m as f64;
-        mf * zeta + crate::claims::bgm23::sgda::Z999 * (mf * zeta * (1.0 - zeta)).sqrt()
-    };
+    let allowed = |m: usize| hp_allowed_failures(m, zeta);
     let mut notes = vec![];
     let configs = [
         Config {

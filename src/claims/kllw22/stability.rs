@@ -6,7 +6,7 @@
 //! (`QuadBilinear::data_affine` with α = γ = ρ) on balls or boxes containing 0; G (Assumption 2,
 //! blockwise) is max over the atoms of ‖a‖ + ρR_W + ‖C‖R_V and ‖b‖ + ρR_V + ‖C‖R_W.
 
-use crate::algorithms::dp_gda::{Averaging, DpGda};
+use crate::algorithms::dp_gda::{Averaging, DpGda, DpGdaRun};
 use crate::algorithms::Algorithm;
 use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
 use crate::error::Result;
@@ -313,6 +313,24 @@ pub fn gamma_thm2_with(g: f64, rho: f64, n: f64, t: f64, b: f64, g_sum: f64) -> 
 /// vectors).
 pub fn p_zeta(t: f64, zeta: f64, p: f64) -> f64 {
     1.0 + (8.0 * (2.0 * t / zeta).ln() / p).powf(0.25)
+}
+
+/// max_t max(‖b_{w,t}‖, ‖b_{v,t}‖) of a traced DP-GDA run: Lemma 6's event (with the union bound
+/// behind p_ζ, L708) is that this is ≤ σ√p·p_ζ.
+pub fn max_noise_norm(run: &DpGdaRun) -> f64 {
+    run.b_w
+        .iter()
+        .chain(&run.b_v)
+        .map(|x| linalg::norm2(x))
+        .fold(0.0, f64::max)
+}
+
+/// How many of `m` independent runs may fail a "probability ≥ 1 − ζ" statement before the check
+/// rejects it: m·ζ + z_{0.999}·√(m·ζ(1 − ζ)), the one-sided 99.9% binomial limit (normal
+/// approximation).
+pub fn hp_allowed_failures(m: usize, zeta: f64) -> f64 {
+    let mf = m as f64;
+    mf * zeta + crate::claims::bgm23::sgda::Z999 * (mf * zeta * (1.0 - zeta)).sqrt()
 }
 
 /// KLLW22 Thm 2's γ with g_w = g_v = 0 (the most favourable case for the paper) and
@@ -643,20 +661,11 @@ fn check_thm2(b: Budget) -> Result<Evidence> {
         let (nw, nv) = block_norms(p, &linalg::sub(&ra.output.z(), &rb.output.z()));
         worst_ratio = worst_ratio.max((nw + nv) / gamma);
         within_gamma += usize::from(nw + nv <= gamma);
-        let max_noise = ra
-            .b_w
-            .iter()
-            .chain(&ra.b_v)
-            .map(|x| linalg::norm2(x))
-            .fold(0.0, f64::max);
-        within_noise += usize::from(max_noise <= bnd);
+        within_noise += usize::from(max_noise_norm(&ra) <= bnd);
     }
-    // A fraction ≥ 1 − ζ must hold; with `runs` draws, accept unless the count is below the
-    // one-sided 99.9% binomial lower limit of a 1 − ζ event (normal approximation).
-    let need = |m: usize| {
-        let mf = m as f64;
-        mf * (1.0 - zeta) - crate::claims::bgm23::sgda::Z999 * (mf * zeta * (1.0 - zeta)).sqrt()
-    };
+    // A fraction ≥ 1 − ζ must hold: accept unless the failures exceed the one-sided 99.9%
+    // binomial limit of a ζ event.
+    let need = |m: usize| m as f64 - hp_allowed_failures(m, zeta);
     main.observe(
         need(runs),
         within_gamma as f64,
