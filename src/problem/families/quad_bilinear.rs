@@ -190,6 +190,17 @@ impl QuadBilinear {
     }
 }
 
+/// For a matrix whose every row is one 1.0 and zeros elsewhere, the column of each row's 1.
+fn selector(m: &Matrix) -> Option<Vec<usize>> {
+    (0..m.rows)
+        .map(|i| {
+            let row = m.row(i);
+            let k = row.iter().position(|&v| v != 0.0)?;
+            (row[k] == 1.0 && row[k + 1..].iter().all(|&v| v == 0.0)).then_some(k)
+        })
+        .collect()
+}
+
 fn prefix(field: &str, e: Error) -> Error {
     match e {
         Error::Invalid { field: f, msg } => invalid(format!("{field}.{f}"), msg),
@@ -234,6 +245,42 @@ impl SaddleFn for QuadBilinear {
         linalg::axpy(1.0, &self.coupling.matvec_t(w), &mut gt);
         linalg::axpy(-self.gamma, theta, &mut gt);
         (gw, gt)
+    }
+    /// As [`SaddleFn::grad`] at every x_i, with Cθ and Cᵀw computed once and, when A (or B) is
+    /// a coordinate selector such as the data-affine layout's [I 0], A x_i read off by indexing
+    /// (equal to the dense product: the other terms are exact zeros). The additions are made in
+    /// `grad`'s order, so each per-point gradient has `grad`'s value.
+    fn grad_each(
+        &self,
+        w: &[f64],
+        theta: &[f64],
+        xs: &[Vec<f64>],
+        each: &mut dyn FnMut(usize, &[f64], &[f64]),
+    ) {
+        let cth = self.coupling.matvec(theta);
+        let ctw = self.coupling.matvec_t(w);
+        let sel_a = selector(&self.a_map);
+        let sel_b = selector(&self.b_map);
+        let mut gw = vec![0.0; self.dim_w()];
+        let mut gt = vec![0.0; self.dim_theta()];
+        for (i, x) in xs.iter().enumerate() {
+            match &sel_a {
+                Some(idx) => gw.iter_mut().zip(idx).for_each(|(g, &k)| *g = x[k]),
+                None => gw.copy_from_slice(&self.a_map.matvec(x)),
+            }
+            linalg::axpy(1.0, &cth, &mut gw);
+            linalg::axpy(self.alpha, w, &mut gw);
+            match &sel_b {
+                Some(idx) => gt.iter_mut().zip(idx).for_each(|(g, &k)| *g = -x[k]),
+                None => gt
+                    .iter_mut()
+                    .zip(self.b_map.matvec(x))
+                    .for_each(|(g, v)| *g = -v),
+            }
+            linalg::axpy(1.0, &ctw, &mut gt);
+            linalg::axpy(-self.gamma, theta, &mut gt);
+            each(i, &gw, &gt);
+        }
     }
     /// L ≤ max_x ‖(A x, B x)‖ + ‖C‖_op·R + max(α, γ)·R with R = max ‖(w, θ)‖ over W×Θ: the
     /// gradient is (Ax + Cθ + αw, −Bx + Cᵀw − γθ) and ‖(Cθ, Cᵀw)‖ ≤ ‖C‖_op‖(θ, w)‖. Attained when
