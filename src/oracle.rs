@@ -82,8 +82,8 @@ impl<'a> Oracle<'a> {
         let mut gt = vec![0.0; theta.len()];
         self.f.grad_each(w, theta, points, &mut |_, a, b| {
             self.grads.set(self.grads.get() + 1);
-            linalg::axpy(1.0, a, &mut gw);
-            linalg::axpy(-1.0, b, &mut gt);
+            gw.iter_mut().zip(a).for_each(|(s, v)| *s += v);
+            gt.iter_mut().zip(b).for_each(|(s, v)| *s -= v);
         });
         let n = points.len().max(1) as f64;
         gw.iter_mut().for_each(|v| *v /= n);

@@ -264,21 +264,33 @@ impl SaddleFn for QuadBilinear {
         let mut gw = vec![0.0; self.dim_w()];
         let mut gt = vec![0.0; self.dim_theta()];
         for (i, x) in xs.iter().enumerate() {
+            // (A x + Cθ) + αw and (−B x + Cᵀw) + (−γ)θ, in `grad`'s order of additions.
             match &sel_a {
-                Some(idx) => gw.iter_mut().zip(idx).for_each(|(g, &k)| *g = x[k]),
-                None => gw.copy_from_slice(&self.a_map.matvec(x)),
+                Some(idx) => {
+                    for (((g, &k), c), wj) in gw.iter_mut().zip(idx).zip(&cth).zip(w) {
+                        *g = (x[k] + c) + self.alpha * wj;
+                    }
+                }
+                None => {
+                    let ax = self.a_map.matvec(x);
+                    for (((g, a), c), wj) in gw.iter_mut().zip(&ax).zip(&cth).zip(w) {
+                        *g = (a + c) + self.alpha * wj;
+                    }
+                }
             }
-            linalg::axpy(1.0, &cth, &mut gw);
-            linalg::axpy(self.alpha, w, &mut gw);
             match &sel_b {
-                Some(idx) => gt.iter_mut().zip(idx).for_each(|(g, &k)| *g = -x[k]),
-                None => gt
-                    .iter_mut()
-                    .zip(self.b_map.matvec(x))
-                    .for_each(|(g, v)| *g = -v),
+                Some(idx) => {
+                    for (((g, &k), c), tj) in gt.iter_mut().zip(idx).zip(&ctw).zip(theta) {
+                        *g = (-x[k] + c) + (-self.gamma) * tj;
+                    }
+                }
+                None => {
+                    let bx = self.b_map.matvec(x);
+                    for (((g, b), c), tj) in gt.iter_mut().zip(&bx).zip(&ctw).zip(theta) {
+                        *g = (-b + c) + (-self.gamma) * tj;
+                    }
+                }
             }
-            linalg::axpy(1.0, &ctw, &mut gt);
-            linalg::axpy(-self.gamma, theta, &mut gt);
             each(i, &gw, &gt);
         }
     }
