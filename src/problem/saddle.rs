@@ -276,6 +276,9 @@ pub struct Constants {
     pub diameter: f64,
 }
 
+/// The receiver of [`SaddleFn::grad_each`]: called as `each(i, ∇_w f, ∇_θ f)` for the i-th point.
+pub type GradSink<'a> = dyn FnMut(usize, &[f64], &[f64]) + 'a;
+
 /// A convex–concave loss f(w, θ; x) on W×Θ with closed-form best responses
 /// (DESIGN "Core abstractions"; BGM23 §2).
 ///
@@ -304,13 +307,7 @@ pub trait SaddleFn: Sync {
     /// may share the work that does not depend on x (the default calls `grad` per point). Used by
     /// the per-point full-batch gradient of KLLW22 Algorithm 1 (L137, ∇L_S = (1/n)Σ_i ∇ℓ(·;z_i)).
     /// Call it through [`crate::oracle::Oracle`] so that every point is counted.
-    fn grad_each(
-        &self,
-        w: &[f64],
-        theta: &[f64],
-        xs: &[Vec<f64>],
-        each: &mut dyn FnMut(usize, &[f64], &[f64]),
-    ) {
+    fn grad_each(&self, w: &[f64], theta: &[f64], xs: &[Vec<f64>], each: &mut GradSink<'_>) {
         for (i, x) in xs.iter().enumerate() {
             let (gw, gt) = self.grad(w, theta, x);
             each(i, &gw, &gt);
