@@ -270,3 +270,50 @@ fn per_point_gradient_mode_agrees_and_counts_n_t() {
         assert_eq!((gw.to_vec(), gt.to_vec()), (ew, et));
     });
 }
+
+/// The `kllw22/risks.json` fixtures restate the paper's relations on their own numbers:
+/// Remark 1 (Δ^w ≤ E[Δ^s], Δ_S^w ≤ E[Δ_S^s]), excess primal risk ≤ E[Δ^s] (Definition 2),
+/// eq. (3) for every neighbour, the tight ratio 1/(1 + ρr) of check_esp's instance, and
+/// joint ≤ γ ≤ √2·joint for the coupled DP-GDA runs (Definition 3).
+#[test]
+fn risks_fixture_satisfies_remark1_and_eq3() {
+    let files = dpsaddle::fixtures::kllw22_risks::files().unwrap();
+    let (mut risks, mut stab, mut tight) = (0, 0, 0);
+    for g in &files[0].1.test_groups {
+        for t in g.tests.iter().filter(|t| t.result == "valid") {
+            let e = &t.expected;
+            let x = |k: &str| e[k].as_f64().unwrap();
+            if g.kind == "Kllw22Risks" {
+                risks += 1;
+                assert!(x("weak_pop") <= x("strong_pop") + 1e-12, "tc {}", t.tc_id);
+                assert!(x("weak_emp") <= x("strong_emp") + 1e-12, "tc {}", t.tc_id);
+                assert!(x("excess_primal") <= x("strong_pop") + 1e-12);
+                let total: f64 = e["datasets"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|d| d["prob"].as_f64().unwrap())
+                    .sum();
+                assert!((total - 1.0).abs() < 1e-12);
+            } else {
+                stab += 1;
+                assert!(x("max_block_sum") <= x("bound_block_sum") * (1.0 + 1e-12));
+                assert!(x("max_joint") <= x("bound_joint") * (1.0 + 1e-12));
+                if t.flags.iter().any(|f| f == "Tight") {
+                    tight += 1;
+                    let r = g.params["problem"]["domain_w"]["ball"]["radius"]
+                        .as_f64()
+                        .unwrap();
+                    assert!((x("ratio") * (1.0 + x("rho") * r) - 1.0).abs() < 1e-12);
+                }
+                if let Some(runs) = e["dp_gda"]["neighbours"].as_array() {
+                    for r in runs {
+                        let (gm, j) = (r["gamma"].as_f64().unwrap(), r["joint"].as_f64().unwrap());
+                        assert!(j <= gm * (1.0 + 1e-12) && gm <= 2f64.sqrt() * j * (1.0 + 1e-12));
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!((risks, stab, tight), (5, 5, 1));
+}
