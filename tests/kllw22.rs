@@ -269,6 +269,29 @@ fn per_point_gradient_mode_agrees_and_counts_n_t() {
         let (ew, et) = dpsaddle::problem::SaddleFn::grad(&g, &w, &v, &s.points[i]);
         assert_eq!((gw.to_vec(), gt.to_vec()), (ew, et));
     });
+    // A permuted coordinate selector (the indexed path).
+    let pick = |cols: [usize; 3]| {
+        Matrix::from_rows(
+            cols.iter()
+                .map(|&c| (0..2 * d).map(|j| if j == c { 1.0 } else { 0.0 }).collect())
+                .collect(),
+        )
+        .unwrap()
+    };
+    let h = QuadBilinear::new(
+        f.domain_w.clone(),
+        f.domain_theta.clone(),
+        pick([2, 0, 4]),
+        pick([5, 1, 3]),
+        f.coupling.clone(),
+        0.5,
+        0.25,
+    )
+    .unwrap();
+    dpsaddle::problem::SaddleFn::grad_each(&h, &w, &v, &s.points, &mut |i, gw, gt| {
+        let (ew, et) = dpsaddle::problem::SaddleFn::grad(&h, &w, &v, &s.points[i]);
+        assert_eq!((gw.to_vec(), gt.to_vec()), (ew, et));
+    });
 }
 
 /// The `kllw22/risks.json` fixtures restate the paper's relations on their own numbers:

@@ -192,15 +192,25 @@ impl QuadBilinear {
     }
 }
 
+/// A coordinate selector matrix: row i picks x[o + i] (`Block`) or x[idx[i]] (`Index`).
+enum Sel {
+    Block(usize),
+    Index(Vec<usize>),
+}
+
 /// For a matrix whose every row is one 1.0 and zeros elsewhere, the column of each row's 1.
-fn selector(m: &Matrix) -> Option<Vec<usize>> {
-    (0..m.rows)
+fn selector(m: &Matrix) -> Option<Sel> {
+    let idx = (0..m.rows)
         .map(|i| {
             let row = m.row(i);
             let k = row.iter().position(|&v| v != 0.0)?;
             (row[k] == 1.0 && row[k + 1..].iter().all(|&v| v == 0.0)).then_some(k)
         })
-        .collect()
+        .collect::<Option<Vec<usize>>>()?;
+    match idx.first() {
+        Some(&o) if idx.iter().enumerate().all(|(i, &k)| k == o + i) => Some(Sel::Block(o)),
+        _ => Some(Sel::Index(idx)),
+    }
 }
 
 fn prefix(field: &str, e: Error) -> Error {
@@ -262,7 +272,13 @@ impl SaddleFn for QuadBilinear {
         for (i, x) in xs.iter().enumerate() {
             // (A x + Cθ) + αw and (−B x + Cᵀw) + (−γ)θ, in `grad`'s order of additions.
             match &sel_a {
-                Some(idx) => {
+                Some(Sel::Block(o)) => {
+                    let xs = &x[*o..*o + gw.len()];
+                    for (((g, xk), c), wj) in gw.iter_mut().zip(xs).zip(&cth).zip(w) {
+                        *g = (xk + c) + self.alpha * wj;
+                    }
+                }
+                Some(Sel::Index(idx)) => {
                     for (((g, &k), c), wj) in gw.iter_mut().zip(idx).zip(&cth).zip(w) {
                         *g = (x[k] + c) + self.alpha * wj;
                     }
@@ -275,7 +291,13 @@ impl SaddleFn for QuadBilinear {
                 }
             }
             match &sel_b {
-                Some(idx) => {
+                Some(Sel::Block(o)) => {
+                    let xs = &x[*o..*o + gt.len()];
+                    for (((g, xk), c), tj) in gt.iter_mut().zip(xs).zip(&ctw).zip(theta) {
+                        *g = (-xk + c) + (-self.gamma) * tj;
+                    }
+                }
+                Some(Sel::Index(idx)) => {
                     for (((g, &k), c), tj) in gt.iter_mut().zip(idx).zip(&ctw).zip(theta) {
                         *g = (-x[k] + c) + (-self.gamma) * tj;
                     }
