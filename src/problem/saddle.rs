@@ -276,7 +276,8 @@ pub struct Constants {
     pub diameter: f64,
 }
 
-/// The receiver of [`SaddleFn::grad_each`]: called as `each(i, ∇_w f, ∇_θ f)` for the i-th point.
+/// The receiver of [`SaddleFn::grad_each`]: called as `each(i, ∇_w f, ∇_θ f)` for the i-th point
+/// (the per-point gradients ∇ℓ(w, v; z_i) of KLLW22 Algorithm 1's full-batch gradient, L137).
 pub type GradSink<'a> = dyn FnMut(usize, &[f64], &[f64]) + 'a;
 
 /// A convex–concave loss f(w, θ; x) on W×Θ with closed-form best responses
