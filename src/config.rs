@@ -209,6 +209,9 @@ struct DpGdaParams {
     g: Option<f64>,
     #[serde(default = "paper_averaging")]
     averaging: crate::algorithms::dp_gda::Averaging,
+    /// How ∇L_S is evaluated (default: at the aggregated data).
+    #[serde(default)]
+    gradient_mode: crate::algorithms::dp_gda::GradientMode,
 }
 
 fn paper_averaging() -> crate::algorithms::dp_gda::Averaging {
@@ -437,7 +440,10 @@ pub fn run(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> Resu
                         "give either `sigma` or both `epsilon` and `delta` (Thm 1's calibration)",
                     )),
                 };
-            Box::new(alg)
+            Box::new(crate::algorithms::dp_gda::DpGdaWithMode {
+                alg,
+                gradient_mode: p.gradient_mode,
+            })
         }
         other => {
             return Err(invalid(

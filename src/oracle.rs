@@ -69,6 +69,28 @@ impl<'a> Oracle<'a> {
         (gw, gt)
     }
 
+    /// The empirical saddle operator (1/n) Σ_i g(w, θ; x_i) as the average of the n per-point
+    /// operators (KLLW22 Algorithm 1, L137: ∇L_S = (1/n) Σ_i ∇ℓ(·; z_i)), summed in index order
+    /// and then divided by n; counts one gradient evaluation per point.
+    pub fn per_point_operator(
+        &self,
+        points: &[Vec<f64>],
+        w: &[f64],
+        theta: &[f64],
+    ) -> (Vec<f64>, Vec<f64>) {
+        let mut gw = vec![0.0; w.len()];
+        let mut gt = vec![0.0; theta.len()];
+        self.f.grad_each(w, theta, points, &mut |_, a, b| {
+            self.grads.set(self.grads.get() + 1);
+            gw.iter_mut().zip(a).for_each(|(s, v)| *s += v);
+            gt.iter_mut().zip(b).for_each(|(s, v)| *s -= v);
+        });
+        let n = points.len().max(1) as f64;
+        gw.iter_mut().for_each(|v| *v /= n);
+        gt.iter_mut().for_each(|v| *v /= n);
+        (gw, gt)
+    }
+
     /// Gradient (operator) evaluations so far.
     pub fn grad_evals(&self) -> u64 {
         self.grads.get()

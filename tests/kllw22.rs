@@ -308,3 +308,180 @@ mod generalization {
         assert!(msg.contains('n'), "{msg}");
     }
 }
+
+/// Per-point gradient mode (KLLW22 Algorithm 1, ∇L_S = (1/n)Σ∇ℓ(·; z_i)): the same iterates as the
+/// aggregated-mean evaluation up to rounding (≤ 1e-12 relative) on a data-affine instance with a
+/// coupling, active constraints and noise, and n·T counted oracle evaluations.
+#[test]
+fn per_point_gradient_mode_agrees_and_counts_n_t() {
+    use dpsaddle::algorithms::dp_gda::{DpGdaWithMode, GradientMode};
+    use dpsaddle::rng::Stream;
+    let mut st = Stream::new(5, "tests/kllw22/per_point");
+    let d = 3;
+    let c = Matrix::from_rows(
+        (0..d)
+            .map(|_| (0..d).map(|_| 0.4 * st.normal()).collect())
+            .collect(),
+    )
+    .unwrap();
+    let n = 37;
+    let s = Dataset::new(
+        (0..n)
+            .map(|_| (0..2 * d).map(|_| st.normal()).collect())
+            .collect(),
+    )
+    .unwrap();
+    for (r, sigma, avg) in [
+        (10.0, 0.0, Averaging::PaperLiteral),
+        (0.3, 0.0, Averaging::Produced),
+        (0.5, 0.7, Averaging::PaperLiteral),
+    ] {
+        let f = instance(d, r, 0.8, c.clone()).unwrap();
+        let alg = DpGda {
+            steps: 40,
+            rho: 0.8,
+            sigma,
+            averaging: avg,
+            ledger: None,
+        };
+        let a = alg
+            .run_traced_with(
+                &f,
+                &s,
+                &mut NoiseSource::sample(3),
+                GradientMode::AggregatedMean,
+            )
+            .unwrap();
+        let b = alg
+            .run_traced_with(&f, &s, &mut NoiseSource::sample(3), GradientMode::PerPoint)
+            .unwrap();
+        assert_eq!(a.output.grad_evals, 40);
+        assert_eq!(b.output.grad_evals, (n * 40) as u64);
+        assert_eq!(b.output.info["per_point_evaluations"], n * 40);
+        assert_eq!(b.output.info["gradient_mode"], "per_point");
+        let scale =
+            a.w.iter()
+                .chain(&a.v)
+                .flatten()
+                .fold(0.0f64, |m, x| m.max(x.abs()));
+        for (x, y) in a.w.iter().chain(&a.v).zip(b.w.iter().chain(&b.v)) {
+            for (p, q) in x.iter().zip(y) {
+                assert!((p - q).abs() <= 1e-12 * scale, "r = {r}: {p} vs {q}");
+            }
+        }
+        for (p, q) in a.output.z().iter().zip(b.output.z()) {
+            assert!((p - q).abs() <= 1e-12 * scale.max(p.abs()));
+        }
+        // The wrapper runs the same thing as an Algorithm.
+        let wrapped = DpGdaWithMode {
+            alg: alg.clone(),
+            gradient_mode: GradientMode::PerPoint,
+        }
+        .run(&f, &s, &mut NoiseSource::sample(3))
+        .unwrap();
+        assert_eq!(wrapped.z(), b.output.z());
+    }
+    // grad_each agrees with grad per point (bit for bit on this family).
+    let f = instance(d, 1.0, 0.8, c).unwrap();
+    let (w, v) = (vec![0.1, -0.2, 0.3], vec![-0.05, 0.2, 0.1]);
+    let mut k = 0;
+    dpsaddle::problem::SaddleFn::grad_each(&f, &w, &v, &s.points, &mut |i, gw, gt| {
+        let (ew, et) = dpsaddle::problem::SaddleFn::grad(&f, &w, &v, &s.points[i]);
+        assert_eq!((gw.to_vec(), gt.to_vec()), (ew, et));
+        k += 1;
+    });
+    assert_eq!(k, n);
+    // A dense A, B (no selector): the fallback path agrees with grad too.
+    let dense = |st: &mut Stream| {
+        Matrix::from_rows(
+            (0..d)
+                .map(|_| (0..2 * d).map(|_| st.normal()).collect())
+                .collect(),
+        )
+        .unwrap()
+    };
+    let g = QuadBilinear::new(
+        f.domain_w.clone(),
+        f.domain_theta.clone(),
+        dense(&mut st),
+        dense(&mut st),
+        f.coupling.clone(),
+        0.5,
+        0.25,
+    )
+    .unwrap();
+    dpsaddle::problem::SaddleFn::grad_each(&g, &w, &v, &s.points, &mut |i, gw, gt| {
+        let (ew, et) = dpsaddle::problem::SaddleFn::grad(&g, &w, &v, &s.points[i]);
+        assert_eq!((gw.to_vec(), gt.to_vec()), (ew, et));
+    });
+    // A permuted coordinate selector (the indexed path).
+    let pick = |cols: [usize; 3]| {
+        Matrix::from_rows(
+            cols.iter()
+                .map(|&c| (0..2 * d).map(|j| if j == c { 1.0 } else { 0.0 }).collect())
+                .collect(),
+        )
+        .unwrap()
+    };
+    let h = QuadBilinear::new(
+        f.domain_w.clone(),
+        f.domain_theta.clone(),
+        pick([2, 0, 4]),
+        pick([5, 1, 3]),
+        f.coupling.clone(),
+        0.5,
+        0.25,
+    )
+    .unwrap();
+    dpsaddle::problem::SaddleFn::grad_each(&h, &w, &v, &s.points, &mut |i, gw, gt| {
+        let (ew, et) = dpsaddle::problem::SaddleFn::grad(&h, &w, &v, &s.points[i]);
+        assert_eq!((gw.to_vec(), gt.to_vec()), (ew, et));
+    });
+}
+
+/// The `kllw22/risks.json` fixtures restate the paper's relations on their own numbers:
+/// Remark 1 (Δ^w ≤ E[Δ^s], Δ_S^w ≤ E[Δ_S^s]), excess primal risk ≤ E[Δ^s] (Definition 2),
+/// eq. (3) for every neighbour, the tight ratio 1/(1 + ρr) of check_esp's instance, and
+/// joint ≤ γ ≤ √2·joint for the coupled DP-GDA runs (Definition 3).
+#[test]
+fn risks_fixture_satisfies_remark1_and_eq3() {
+    let files = dpsaddle::fixtures::kllw22_risks::files().unwrap();
+    let (mut risks, mut stab, mut tight) = (0, 0, 0);
+    for g in &files[0].1.test_groups {
+        for t in g.tests.iter().filter(|t| t.result == "valid") {
+            let e = &t.expected;
+            let x = |k: &str| e[k].as_f64().unwrap();
+            if g.kind == "Kllw22Risks" {
+                risks += 1;
+                assert!(x("weak_pop") <= x("strong_pop") + 1e-12, "tc {}", t.tc_id);
+                assert!(x("weak_emp") <= x("strong_emp") + 1e-12, "tc {}", t.tc_id);
+                assert!(x("excess_primal") <= x("strong_pop") + 1e-12);
+                let total: f64 = e["datasets"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|d| d["prob"].as_f64().unwrap())
+                    .sum();
+                assert!((total - 1.0).abs() < 1e-12);
+            } else {
+                stab += 1;
+                assert!(x("max_block_sum") <= x("bound_block_sum") * (1.0 + 1e-12));
+                assert!(x("max_joint") <= x("bound_joint") * (1.0 + 1e-12));
+                if t.flags.iter().any(|f| f == "Tight") {
+                    tight += 1;
+                    let r = g.params["problem"]["domain_w"]["ball"]["radius"]
+                        .as_f64()
+                        .unwrap();
+                    assert!((x("ratio") * (1.0 + x("rho") * r) - 1.0).abs() < 1e-12);
+                }
+                if let Some(runs) = e["dp_gda"]["neighbours"].as_array() {
+                    for r in runs {
+                        let (gm, j) = (r["gamma"].as_f64().unwrap(), r["joint"].as_f64().unwrap());
+                        assert!(j <= gm * (1.0 + 1e-12) && gm <= 2f64.sqrt() * j * (1.0 + 1e-12));
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!((risks, stab, tight), (5, 5, 1));
+}

@@ -14,9 +14,12 @@
 //! by the privacy layer (`privacy::papers::kllw22_thm1`: c = 4 certifies one block, the joint
 //! release needs 4√2). The alternative average of w_2..w_{T+1} is an option ([`Averaging`]).
 //!
-//! **Oracle.** ∇L_S is the full-batch gradient; it is evaluated through the counted oracle on the
-//! family's aggregated data (for losses affine in the data, the mean point, so F_S's gradient is
-//! one evaluation; `info.per_point_evaluations` reports the paper's count n·T). Noise is drawn from
+//! **Oracle.** ∇L_S is the full-batch gradient; it is evaluated through the counted oracle, in
+//! one of two ways ([`GradientMode`]): by default on the family's aggregated data (for losses
+//! affine in the data, the mean point, so F_S's gradient is one evaluation;
+//! `info.per_point_evaluations` reports the paper's count n·T), or as the average of the n
+//! per-point gradients, each counted (n·T evaluations, the paper's cost, for speed measurements).
+//! The two agree up to rounding on data-affine losses. Noise is drawn from
 //! the labelled streams `dp_gda/noise_w/step=t` and `dp_gda/noise_v/step=t`, so runs on
 //! neighbouring datasets with one seed share their noise (the coupling of the stability proof,
 //! L619) and a recorded tape replays a run.
@@ -38,6 +41,19 @@ pub enum Averaging {
     PaperLiteral,
     /// (1/T) Σ_{t=2}^{T+1} (w_t, v_t), the iterates the updates produce.
     Produced,
+}
+
+/// How DP-GDA evaluates the full-batch gradient ∇L_S(w_t, v_t) of KLLW22 Algorithm 1 (L137).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GradientMode {
+    /// One oracle evaluation on the family's aggregated data (the mean point for data-affine
+    /// losses): exact for those losses up to rounding, one count per step.
+    #[default]
+    AggregatedMean,
+    /// (1/n) Σ_i ∇ℓ(w_t, v_t; z_i), every per-point gradient through the counted oracle, summed
+    /// in index order then divided by n: n counts per step, n·T in all.
+    PerPoint,
 }
 
 /// DP-GDA with T steps, η_t = 1/(ρt), noise σ (KLLW22 Algorithm 1).
@@ -126,12 +142,24 @@ impl DpGda {
         Ok(())
     }
 
-    /// Run on S, keeping the trajectory and the noise.
+    /// Run on S, keeping the trajectory and the noise ([`GradientMode::AggregatedMean`]).
     pub fn run_traced(
         &self,
         f: &dyn SaddleFn,
         s: &Dataset,
         noise: &mut NoiseSource,
+    ) -> Result<DpGdaRun> {
+        self.run_traced_with(f, s, noise, GradientMode::AggregatedMean)
+    }
+
+    /// Run on S with the full-batch gradient of KLLW22 Algorithm 1 evaluated as `mode` says,
+    /// keeping the trajectory and the noise.
+    pub fn run_traced_with(
+        &self,
+        f: &dyn SaddleFn,
+        s: &Dataset,
+        noise: &mut NoiseSource,
+        mode: GradientMode,
     ) -> Result<DpGdaRun> {
         self.validate(f)?;
         crate::algorithms::check_data(f, s)?;
@@ -149,7 +177,10 @@ impl DpGda {
         let (mut bws, mut bvs) = (Vec::new(), Vec::new());
         for t in 1..=self.steps {
             // The saddle operator (∇_w L_S, −∇_v L_S) at (w_t, v_t).
-            let (gw, gv_neg) = oracle.objective_operator(&agg, &w, &v);
+            let (gw, gv_neg) = match mode {
+                GradientMode::AggregatedMean => oracle.objective_operator(&agg, &w, &v),
+                GradientMode::PerPoint => oracle.per_point_operator(&s.points, &w, &v),
+            };
             let (bw, bv) = if self.sigma > 0.0 {
                 (
                     noise.gaussian(&format!("dp_gda/noise_w/step={t}"), dw, self.sigma)?,
@@ -199,6 +230,7 @@ impl DpGda {
                 "rho": self.rho,
                 "sigma": self.sigma,
                 "averaging": self.averaging,
+                "gradient_mode": mode,
                 "per_point_evaluations": (s.len() as u64).saturating_mul(self.steps as u64),
             }),
         };
@@ -221,5 +253,31 @@ impl Algorithm for DpGda {
     }
     fn run(&self, f: &dyn SaddleFn, s: &Dataset, noise: &mut NoiseSource) -> Result<Output> {
         Ok(self.run_traced(f, s, noise)?.output)
+    }
+}
+
+/// [`DpGda`] with a chosen [`GradientMode`] (KLLW22 Algorithm 1), as an [`Algorithm`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DpGdaWithMode {
+    /// The algorithm's parameters.
+    pub alg: DpGda,
+    /// How the full-batch gradient is evaluated.
+    #[serde(default)]
+    pub gradient_mode: GradientMode,
+}
+
+impl Algorithm for DpGdaWithMode {
+    fn name(&self) -> String {
+        match self.gradient_mode {
+            GradientMode::AggregatedMean => self.alg.name(),
+            GradientMode::PerPoint => format!("{} [per-point gradients]", self.alg.name()),
+        }
+    }
+    fn run(&self, f: &dyn SaddleFn, s: &Dataset, noise: &mut NoiseSource) -> Result<Output> {
+        Ok(self
+            .alg
+            .run_traced_with(f, s, noise, self.gradient_mode)?
+            .output)
     }
 }

@@ -276,6 +276,10 @@ pub struct Constants {
     pub diameter: f64,
 }
 
+/// The receiver of [`SaddleFn::grad_each`]: called as `each(i, ∇_w f, ∇_θ f)` for the i-th point
+/// (the per-point gradients ∇ℓ(w, v; z_i) of KLLW22 Algorithm 1's full-batch gradient, L137).
+pub type GradSink<'a> = dyn FnMut(usize, &[f64], &[f64]) + 'a;
+
 /// A convex–concave loss f(w, θ; x) on W×Θ with closed-form best responses
 /// (DESIGN "Core abstractions"; BGM23 §2).
 ///
@@ -299,6 +303,17 @@ pub trait SaddleFn: Sync {
     /// (∇_w f, ∇_θ f) at (w, θ; x); a documented subgradient selection for non-smooth families.
     /// Call it through [`crate::oracle::Oracle`] so that every evaluation is counted.
     fn grad(&self, w: &[f64], theta: &[f64], x: &[f64]) -> (Vec<f64>, Vec<f64>);
+    /// The per-point gradients (∇_w f, ∇_θ f)(w, θ; x_i) for every point of `xs`, handed to
+    /// `each(i, ∇_w f, ∇_θ f)` in index order. Each must equal [`SaddleFn::grad`] at x_i; a family
+    /// may share the work that does not depend on x (the default calls `grad` per point). Used by
+    /// the per-point full-batch gradient of KLLW22 Algorithm 1 (L137, ∇L_S = (1/n)Σ_i ∇ℓ(·;z_i)).
+    /// Call it through [`crate::oracle::Oracle`] so that every point is counted.
+    fn grad_each(&self, w: &[f64], theta: &[f64], xs: &[Vec<f64>], each: &mut GradSink<'_>) {
+        for (i, x) in xs.iter().enumerate() {
+            let (gw, gt) = self.grad(w, theta, x);
+            each(i, &gw, &gt);
+        }
+    }
     /// Constants over the data points `support` (L is max over them).
     fn constants(&self, support: &[Vec<f64>]) -> Constants;
     /// argmax_{θ∈Θ} Σ_k ρ_k F(w_k, θ) for the objective `obj` (ρ summing to 1).

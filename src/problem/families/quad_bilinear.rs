@@ -13,7 +13,9 @@
 use crate::error::{invalid, Error, Result};
 use crate::geometry::Domain;
 use crate::linalg::{self, Matrix};
-use crate::problem::saddle::{weighted_point_mean, Constants, Mixture, Objective, SaddleFn};
+use crate::problem::saddle::{
+    weighted_point_mean, Constants, GradSink, Mixture, Objective, SaddleFn,
+};
 use serde::{Deserialize, Serialize};
 
 /// The data-affine quadratic–bilinear family.
@@ -190,6 +192,27 @@ impl QuadBilinear {
     }
 }
 
+/// A coordinate selector matrix: row i picks x[o + i] (`Block`) or x[idx[i]] (`Index`).
+enum Sel {
+    Block(usize),
+    Index(Vec<usize>),
+}
+
+/// For a matrix whose every row is one 1.0 and zeros elsewhere, the column of each row's 1.
+fn selector(m: &Matrix) -> Option<Sel> {
+    let idx = (0..m.rows)
+        .map(|i| {
+            let row = m.row(i);
+            let k = row.iter().position(|&v| v != 0.0)?;
+            (row[k] == 1.0 && row[k + 1..].iter().all(|&v| v == 0.0)).then_some(k)
+        })
+        .collect::<Option<Vec<usize>>>()?;
+    match idx.first() {
+        Some(&o) if idx.iter().enumerate().all(|(i, &k)| k == o + i) => Some(Sel::Block(o)),
+        _ => Some(Sel::Index(idx)),
+    }
+}
+
 fn prefix(field: &str, e: Error) -> Error {
     match e {
         Error::Invalid { field: f, msg } => invalid(format!("{field}.{f}"), msg),
@@ -234,6 +257,60 @@ impl SaddleFn for QuadBilinear {
         linalg::axpy(1.0, &self.coupling.matvec_t(w), &mut gt);
         linalg::axpy(-self.gamma, theta, &mut gt);
         (gw, gt)
+    }
+    /// As [`SaddleFn::grad`] at every x_i, with Cθ and Cᵀw computed once and, when A (or B) is
+    /// a coordinate selector such as the data-affine layout's [I 0], A x_i read off by indexing
+    /// (equal to the dense product: the other terms are exact zeros). The additions are made in
+    /// `grad`'s order, so each per-point gradient has `grad`'s value.
+    fn grad_each(&self, w: &[f64], theta: &[f64], xs: &[Vec<f64>], each: &mut GradSink<'_>) {
+        let cth = self.coupling.matvec(theta);
+        let ctw = self.coupling.matvec_t(w);
+        let sel_a = selector(&self.a_map);
+        let sel_b = selector(&self.b_map);
+        let mut gw = vec![0.0; self.dim_w()];
+        let mut gt = vec![0.0; self.dim_theta()];
+        for (i, x) in xs.iter().enumerate() {
+            // (A x + Cθ) + αw and (−B x + Cᵀw) + (−γ)θ, in `grad`'s order of additions.
+            match &sel_a {
+                Some(Sel::Block(o)) => {
+                    let xs = &x[*o..*o + gw.len()];
+                    for (((g, xk), c), wj) in gw.iter_mut().zip(xs).zip(&cth).zip(w) {
+                        *g = (xk + c) + self.alpha * wj;
+                    }
+                }
+                Some(Sel::Index(idx)) => {
+                    for (((g, &k), c), wj) in gw.iter_mut().zip(idx).zip(&cth).zip(w) {
+                        *g = (x[k] + c) + self.alpha * wj;
+                    }
+                }
+                None => {
+                    let ax = self.a_map.matvec(x);
+                    for (((g, a), c), wj) in gw.iter_mut().zip(&ax).zip(&cth).zip(w) {
+                        *g = (a + c) + self.alpha * wj;
+                    }
+                }
+            }
+            match &sel_b {
+                Some(Sel::Block(o)) => {
+                    let xs = &x[*o..*o + gt.len()];
+                    for (((g, xk), c), tj) in gt.iter_mut().zip(xs).zip(&ctw).zip(theta) {
+                        *g = (-xk + c) + (-self.gamma) * tj;
+                    }
+                }
+                Some(Sel::Index(idx)) => {
+                    for (((g, &k), c), tj) in gt.iter_mut().zip(idx).zip(&ctw).zip(theta) {
+                        *g = (-x[k] + c) + (-self.gamma) * tj;
+                    }
+                }
+                None => {
+                    let bx = self.b_map.matvec(x);
+                    for (((g, b), c), tj) in gt.iter_mut().zip(&bx).zip(&ctw).zip(theta) {
+                        *g = (-b + c) + (-self.gamma) * tj;
+                    }
+                }
+            }
+            each(i, &gw, &gt);
+        }
     }
     /// L ≤ max_x ‖(A x, B x)‖ + ‖C‖_op·R + max(α, γ)·R with R = max ‖(w, θ)‖ over W×Θ: the
     /// gradient is (Ax + Cθ + αw, −Bx + Cᵀw − γθ) and ‖(Cθ, Cᵀw)‖ ≤ ‖C‖_op‖(θ, w)‖. Attained when
