@@ -38,13 +38,7 @@ fn data() -> Dataset {
 #[test]
 fn one_step_by_hand() {
     let f = instance(2, 10.0, 2.0, Matrix::zeros(2, 2)).unwrap();
-    let mut alg = DpGda {
-        steps: 1,
-        rho: 2.0,
-        sigma: 0.0,
-        averaging: Averaging::PaperLiteral,
-        ledger: None,
-    };
+    let mut alg = DpGda::new(1, 2.0, 0.0);
     let out = alg.run(&f, &data(), &mut NoiseSource::sample(0)).unwrap();
     assert_eq!(out.z(), vec![0.0; 4]);
     alg.averaging = Averaging::Produced;
@@ -92,13 +86,7 @@ fn calibrated_run_replays_and_carries_its_ledger() {
 #[test]
 fn bad_inputs_are_errors() {
     let f = instance(2, 1.0, 1.0, Matrix::zeros(2, 2)).unwrap();
-    let alg = DpGda {
-        steps: 0,
-        rho: 1.0,
-        sigma: 0.0,
-        averaging: Averaging::PaperLiteral,
-        ledger: None,
-    };
+    let alg = DpGda::new(0, 1.0, 0.0);
     let e = alg
         .run(&f, &data(), &mut NoiseSource::sample(0))
         .unwrap_err()
@@ -185,7 +173,7 @@ fn lemma2_remark3_hp() {
 }
 
 mod generalization {
-    use dpsaddle::algorithms::dp_gda::{Averaging, DpGda};
+    use dpsaddle::algorithms::dp_gda::DpGda;
     use dpsaddle::algorithms::Algorithm;
     use dpsaddle::claims::kllw22::generalization::{Enumerated, GenBound, LossSpec};
     use dpsaddle::linalg::{self, Matrix};
@@ -208,13 +196,7 @@ mod generalization {
             vec![0.5, 0.3, 0.2],
         )
         .unwrap();
-        let alg = DpGda {
-            steps: 15,
-            rho: 0.8,
-            sigma: 0.2,
-            averaging: Averaging::PaperLiteral,
-            ledger: None,
-        };
+        let alg = DpGda::new(15, 0.8, 0.2);
         (loss, dist, alg)
     }
 

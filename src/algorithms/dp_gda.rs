@@ -89,6 +89,18 @@ pub struct DpGdaRun {
 }
 
 impl DpGda {
+    /// KLLW22 Algorithm 1 with T steps, η_t = 1/(ρt), a given σ, the printed averaging and no
+    /// ledger (σ not calibrated by the caller: GDA at σ = 0, or a test's noise level).
+    pub fn new(steps: usize, rho: f64, sigma: f64) -> DpGda {
+        DpGda {
+            steps,
+            rho,
+            sigma,
+            averaging: Averaging::PaperLiteral,
+            ledger: None,
+        }
+    }
+
     /// KLLW22 Algorithm 1 with Thm 1's σ = c·G√(T log(1/δ))/(nε) and its ledger (the joint
     /// release of both blocks).
     #[allow(clippy::too_many_arguments)]

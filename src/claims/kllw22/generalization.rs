@@ -27,7 +27,7 @@
 //! with ‖·‖_τ computed exactly; and the steps parts (b)–(d) add: eq. (21) (Lemma 11 on the
 //! population objective) and L1146 for the population.
 
-use crate::algorithms::dp_gda::{Averaging, DpGda};
+use crate::algorithms::dp_gda::DpGda;
 use crate::algorithms::Algorithm;
 use crate::claims::kllw22::stability::{blockwise_g, instance};
 use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
@@ -463,16 +463,6 @@ struct Setting {
     sigma: f64,
 }
 
-fn gda(steps: usize, rho: f64, sigma: f64) -> DpGda {
-    DpGda {
-        steps,
-        rho,
-        sigma,
-        averaging: Averaging::PaperLiteral,
-        ledger: None,
-    }
-}
-
 /// The settings: d = 1 with two atoms (n up to 2000 at the full budget: n + 1 datasets), and
 /// d = 2 with three atoms and ‖C‖ > ρ (so L/ρ > 1), with σ = 0 (GDA) and σ > 0 (one tape).
 fn settings(b: Budget) -> Result<Vec<Setting>> {
@@ -540,7 +530,7 @@ fn enumerate(s: &Setting) -> Result<Enumerated> {
         rho: s.rho,
         c: s.c.clone(),
     };
-    Enumerated::new(&loss, dist, s.n, &gda(s.steps, s.rho, s.sigma), 17)
+    Enumerated::new(&loss, dist, s.n, &DpGda::new(s.steps, s.rho, s.sigma), 17)
 }
 
 /// The Theorem 3 and Corollary 1 claims.

@@ -194,13 +194,7 @@ fn coupled_pair(st: &mut Stream, steps: usize) -> Result<(usize, Vec<f64>, Vec<f
         st.index(n),
         &(0..2 * d).map(|_| 0.5 * st.normal()).collect::<Vec<_>>(),
     )?;
-    let alg = DpGda {
-        steps,
-        rho,
-        sigma: 0.05 + 0.5 * st.uniform(),
-        averaging: Averaging::PaperLiteral,
-        ledger: None,
-    };
+    let alg = DpGda::new(steps, rho, 0.05 + 0.5 * st.uniform());
     let seed = st.next_u64();
     let a = alg.run(&f, &s, &mut NoiseSource::sample(seed))?;
     let b = alg.run(&f, &s2, &mut NoiseSource::sample(seed))?;
@@ -257,13 +251,7 @@ fn check_lemma2_pathwise(b: Budget) -> Result<Evidence> {
         let s = Dataset::new(pts)?;
         let steps = [1usize, 2, 10, 100][i % 4];
         let sigma = [0.0, 0.3, 3.0][(i / 4) % 3];
-        let alg = DpGda {
-            steps,
-            rho,
-            sigma,
-            averaging: Averaging::PaperLiteral,
-            ledger: None,
-        };
+        let alg = DpGda::new(steps, rho, sigma);
         let run = alg.run_traced(&f, &s, &mut NoiseSource::sample(i as u64))?;
         let obj = Objective::empirical(&s);
         let gv = gap_function(&f, &obj, &run.output.w, &run.output.theta)?;
@@ -449,13 +437,7 @@ fn check_def2(b: Budget) -> Result<Evidence> {
             .collect();
         let dist = FiniteDist::new(atoms, vec![0.5, 0.3, 0.2])?;
         let n = 3 + i % 4;
-        let alg = DpGda {
-            steps: 1 + st.index(20),
-            rho,
-            sigma: 0.0,
-            averaging: Averaging::PaperLiteral,
-            ledger: None,
-        };
+        let alg = DpGda::new(1 + st.index(20), rho, 0.0);
         let pop = Objective::population(&dist);
         let zstar = saddle_point(&f, &pop, &SolveOptions::default())?;
         let mut outs: Vec<WeightedOutput> = vec![];
@@ -583,13 +565,7 @@ fn check_thm2(b: Budget) -> Result<Evidence> {
         let g = blockwise_g(d, r, rho, cn, &atoms);
         let s = Dataset::new(pts)?;
         let s2 = s.replace_one(st.index(n), &x_new)?;
-        let alg = DpGda {
-            steps: 5 + st.index(40),
-            rho,
-            sigma: 0.3 * st.uniform(),
-            averaging: Averaging::PaperLiteral,
-            ledger: None,
-        };
+        let alg = DpGda::new(5 + st.index(40), rho, 0.3 * st.uniform());
         let seed = st.next_u64();
         let a = alg.run(&f, &s, &mut NoiseSource::sample(seed))?;
         let bb = alg.run(&f, &s2, &mut NoiseSource::sample(seed))?;
@@ -723,13 +699,7 @@ fn check_remarks(b: Budget) -> Result<Evidence> {
             .collect();
         let g = blockwise_g(d, r, rho, cn, &pts);
         let s = Dataset::new(pts)?;
-        let alg = DpGda {
-            steps: 2 + st.index(30),
-            rho,
-            sigma: 0.2 * st.uniform(),
-            averaging: Averaging::PaperLiteral,
-            ledger: None,
-        };
+        let alg = DpGda::new(2 + st.index(30), rho, 0.2 * st.uniform());
         let run = alg.run_traced(&f, &s, &mut NoiseSource::sample(i as u64))?;
         let (w, v) = (&run.output.w, &run.output.theta);
         let e = Objective::empirical(&s);
