@@ -257,6 +257,22 @@ mod generalization {
     }
 
     #[test]
+    fn bad_settings_are_errors() {
+        let (loss, dist, alg) = setting();
+        let msg = Enumerated::new(&loss, dist.clone(), 1, &alg, 17)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(msg.contains("invalid n: must be ≥ 2"), "{msg}");
+        let short = FiniteDist::new(vec![vec![0.1, 0.2], vec![0.3, 0.4]], vec![0.5, 0.5]).unwrap();
+        let msg = Enumerated::new(&loss, short, 3, &alg, 17)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(msg.contains("dimension"), "{msg}");
+    }
+
+    #[test]
     fn bad_quantifiers_name_the_parameter() {
         let b = GenBound {
             g: 1.0,
@@ -269,7 +285,7 @@ mod generalization {
             zeta: 0.1,
         };
         let msg = b.validate().unwrap_err().to_string();
-        assert!(msg.contains("iota"), "{msg}");
+        assert!(msg.contains("invalid iota:"), "{msg}");
         let msg = GenBound {
             iota: 0.5,
             zeta: 0.0,
@@ -278,7 +294,7 @@ mod generalization {
         .validate()
         .unwrap_err()
         .to_string();
-        assert!(msg.contains("zeta"), "{msg}");
+        assert!(msg.contains("invalid zeta:"), "{msg}");
         let msg = GenBound {
             iota: 0.5,
             n: 1,
@@ -287,7 +303,7 @@ mod generalization {
         .validate()
         .unwrap_err()
         .to_string();
-        assert!(msg.contains('n'), "{msg}");
+        assert!(msg.contains("invalid n:"), "{msg}");
     }
 }
 

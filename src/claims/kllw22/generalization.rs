@@ -329,6 +329,19 @@ impl Enumerated {
         alg: &DpGda,
         seed: u64,
     ) -> Result<Enumerated> {
+        if n < 2 {
+            return Err(invalid("n", format!("must be ≥ 2 (got {n})")));
+        }
+        if dist.point_dim() != 2 * loss.d {
+            return Err(invalid(
+                "dist.atoms",
+                format!(
+                    "points must have dimension 2d = {} (got {})",
+                    2 * loss.d,
+                    dist.point_dim()
+                ),
+            ));
+        }
         let (d, radius, rho) = (loss.d, loss.radius, loss.rho);
         let c_norm = loss.c.op_norm();
         let f = instance(d, radius, rho, loss.c.clone())?;
@@ -383,7 +396,7 @@ impl Enumerated {
 
     /// Replace-one moves from dataset `k`: (atom j removed, atom l added, index of the result),
     /// j ≠ l.
-    pub fn moves(&self, k: usize) -> Vec<(usize, usize, usize)> {
+    fn moves(&self, k: usize) -> Vec<(usize, usize, usize)> {
         let c = &self.counts[k];
         let mut v = vec![];
         for j in 0..c.len() {
@@ -399,8 +412,9 @@ impl Enumerated {
         v
     }
 
-    /// The index of c − e_j + e_l (c_j ≥ 1); j = l gives c itself.
-    pub fn moved(&self, k: usize, j: usize, l: usize) -> usize {
+    /// The index of c − e_j + e_l; j = l gives c itself. Callers guarantee c_j ≥ 1 (every
+    /// count vector of size n is enumerated, so the result exists).
+    fn moved(&self, k: usize, j: usize, l: usize) -> usize {
         let mut c = self.counts[k].clone();
         c[j] -= 1;
         c[l] += 1;
@@ -408,26 +422,26 @@ impl Enumerated {
     }
 
     /// ‖ΔA_w‖ + ‖ΔA_v‖ between datasets k and k2.
-    pub fn block_sum(&self, k: usize, k2: usize) -> f64 {
+    fn block_sum(&self, k: usize, k2: usize) -> f64 {
         let (a, b) = (&self.out[k], &self.out[k2]);
         linalg::norm2(&linalg::sub(&a.0, &b.0)) + linalg::norm2(&linalg::sub(&a.1, &b.1))
     }
 
     /// ℓ̃(A(c); x_j) = ℓ(A(c); atom j) + m.
-    pub fn loss(&self, k: usize, j: usize) -> f64 {
+    fn loss(&self, k: usize, j: usize) -> f64 {
         let (w, v) = &self.out[k];
         self.f.value(w, v, &self.dist.atoms[j]) + self.shift
     }
 
     /// L̃(A(c)) = Σ_j π_j ℓ̃(A(c); x_j).
-    pub fn pop_loss(&self, k: usize) -> f64 {
+    fn pop_loss(&self, k: usize) -> f64 {
         (0..self.dist.k())
             .map(|j| self.dist.probs[j] * self.loss(k, j))
             .sum()
     }
 
     /// The per-dataset values of Theorem 3.
-    pub fn values(&self, k: usize) -> Result<Values> {
+    fn values(&self, k: usize) -> Result<Values> {
         let (w, v) = &self.out[k];
         let pop = Objective::population(&self.dist);
         let s = mean_dataset(&self.dist, &self.counts[k])?;
