@@ -480,12 +480,10 @@ impl Enumerated {
     }
 }
 
-/// One setting of the exact checks (see [`settings`]).
+/// One setting of the exact checks (see [`settings`]): an instance, n and DP-GDA's (T, σ).
 struct Setting {
     label: String,
-    d: usize,
-    rho: f64,
-    c: Matrix,
+    loss: LossSpec,
     atoms: Vec<Vec<f64>>,
     probs: Vec<f64>,
     n: usize,
@@ -493,86 +491,84 @@ struct Setting {
     sigma: f64,
 }
 
-/// The settings: d = 1 with two atoms (n up to 2000 at the full budget: n + 1 datasets), and
+/// The settings: d = 1 with two atoms (n up to 2¹⁷ at the full budget: n + 1 datasets), and
 /// d = 2 with three atoms and ‖C‖ > ρ (so L/ρ > 1), with σ = 0 (GDA) and σ > 0 (one tape).
 fn settings(b: Budget) -> Result<Vec<Setting>> {
     let big = if b == Budget::Full { 2000 } else { 400 };
     let huge = if b == Budget::Full { 1 << 17 } else { 1 << 15 };
-    let c2 = Matrix::from_rows(vec![vec![1.2, -0.3], vec![0.4, 0.9]])?;
-    let atoms2 = vec![
-        vec![0.8, -0.2, 0.3, 0.5],
-        vec![-0.6, 0.4, -0.5, 0.1],
-        vec![0.1, 0.7, 0.6, -0.7],
+    let one_d = (
+        LossSpec {
+            d: 1,
+            radius: 1.0,
+            rho: 1.0,
+            c: Matrix::from_rows(vec![vec![0.5]])?,
+        },
+        vec![vec![1.0, 0.6], vec![-0.5, -0.8]],
+        vec![0.3, 0.7],
+    );
+    let two_d = (
+        LossSpec {
+            d: 2,
+            radius: 1.0,
+            rho: 0.8,
+            c: Matrix::from_rows(vec![vec![1.2, -0.3], vec![0.4, 0.9]])?,
+        },
+        vec![
+            vec![0.8, -0.2, 0.3, 0.5],
+            vec![-0.6, 0.4, -0.5, 0.1],
+            vec![0.1, 0.7, 0.6, -0.7],
+        ],
+        vec![0.5, 0.3, 0.2],
+    );
+    let runs = [
+        (&one_d, 8, 30, 0.0, "d=1, k=2, n = 8, GDA".to_string()),
+        (
+            &one_d,
+            big,
+            30,
+            0.3,
+            format!("d=1, k=2, n = {big}, σ = 0.3"),
+        ),
+        (
+            &one_d,
+            huge,
+            30,
+            0.3,
+            format!("d=1, k=2, n = {huge} (Thm 3(a) non-vacuous), σ = 0.3"),
+        ),
+        (
+            &two_d,
+            6,
+            20,
+            0.2,
+            "d=2, k=3, n = 6, ‖C‖ > ρ, σ = 0.2".to_string(),
+        ),
+        (
+            &two_d,
+            10,
+            40,
+            0.0,
+            "d=2, k=3, n = 10, ‖C‖ > ρ, GDA".to_string(),
+        ),
     ];
-    let atoms1 = vec![vec![1.0, 0.6], vec![-0.5, -0.8]];
-    Ok(vec![
-        Setting {
-            label: "d=1, k=2, n=8, GDA".to_string(),
-            d: 1,
-            rho: 1.0,
-            c: Matrix::from_rows(vec![vec![0.5]])?,
-            atoms: atoms1.clone(),
-            probs: vec![0.3, 0.7],
-            n: 8,
-            steps: 30,
-            sigma: 0.0,
-        },
-        Setting {
-            label: format!("d=1, k=2, n = {big}, σ = 0.3"),
-            d: 1,
-            rho: 1.0,
-            c: Matrix::from_rows(vec![vec![0.5]])?,
-            atoms: atoms1.clone(),
-            probs: vec![0.3, 0.7],
-            n: big,
-            steps: 30,
-            sigma: 0.3,
-        },
-        Setting {
-            label: format!("d=1, k=2, n = {huge} (Thm 3(a) non-vacuous), σ = 0.3"),
-            d: 1,
-            rho: 1.0,
-            c: Matrix::from_rows(vec![vec![0.5]])?,
-            atoms: atoms1.clone(),
-            probs: vec![0.3, 0.7],
-            n: huge,
-            steps: 30,
-            sigma: 0.3,
-        },
-        Setting {
-            label: "d=2, k=3, n=6, ‖C‖ > ρ, σ = 0.2".to_string(),
-            d: 2,
-            rho: 0.8,
-            c: c2.clone(),
-            atoms: atoms2.clone(),
-            probs: vec![0.5, 0.3, 0.2],
-            n: 6,
-            steps: 20,
-            sigma: 0.2,
-        },
-        Setting {
-            label: "d=2, k=3, n=10, ‖C‖ > ρ, GDA".to_string(),
-            d: 2,
-            rho: 0.8,
-            c: c2,
-            atoms: atoms2,
-            probs: vec![0.5, 0.3, 0.2],
-            n: 10,
-            steps: 40,
-            sigma: 0.0,
-        },
-    ])
+    Ok(runs
+        .into_iter()
+        .map(|((loss, atoms, probs), n, steps, sigma, label)| Setting {
+            label,
+            loss: loss.clone(),
+            atoms: atoms.clone(),
+            probs: probs.clone(),
+            n,
+            steps,
+            sigma,
+        })
+        .collect())
 }
 
 fn enumerate(s: &Setting) -> Result<Enumerated> {
     let dist = FiniteDist::new(s.atoms.clone(), s.probs.clone())?;
-    let loss = LossSpec {
-        d: s.d,
-        radius: 1.0,
-        rho: s.rho,
-        c: s.c.clone(),
-    };
-    Enumerated::new(&loss, dist, s.n, &DpGda::new(s.steps, s.rho, s.sigma), 17)
+    let alg = DpGda::new(s.steps, s.loss.rho, s.sigma);
+    Enumerated::new(&s.loss, dist, s.n, &alg, 17)
 }
 
 /// The Theorem 3 and Corollary 1 claims.
