@@ -120,49 +120,24 @@ pub fn uas_over_support(
         return Err(invalid("support", "needs at least two atoms and n ≥ 1"));
     }
     let k = support.len();
-    let dataset = |c: &[usize]| -> Dataset {
-        let mut pts = Vec::with_capacity(n);
-        for (j, &cj) in c.iter().enumerate() {
-            for _ in 0..cj {
-                pts.push(support[j].clone());
-            }
-        }
-        Dataset { points: pts }
+    let dataset = |c: &[usize]| Dataset {
+        points: crate::exact::dataset_points(support, c),
     };
-    let mut moves = Vec::new();
-    for c in crate::exact::count_vectors(n, k) {
-        for a in 0..k {
-            if c[a] == 0 {
-                continue;
-            }
-            for b in 0..k {
-                if b != a {
-                    moves.push((c.clone(), a, b));
-                }
-            }
-        }
-    }
+    let moves: Vec<_> = crate::exact::replace_one_moves(n, k).collect();
     let dists: Vec<Result<f64>> = moves
         .par_iter()
-        .map(|(c, a, b)| {
-            let mut c2 = c.clone();
-            c2[*a] -= 1;
-            c2[*b] += 1;
-            mean_distance(alg, f, &dataset(c), &dataset(&c2), seeds)
-        })
+        .map(|mv| mean_distance(alg, f, &dataset(&mv.counts), &dataset(&mv.neighbour), seeds))
         .collect();
     let mut best = (f64::NEG_INFINITY, None);
-    for (m, d) in dists.into_iter().enumerate() {
+    for (mv, d) in moves.iter().zip(dists) {
         let d = d?;
         if d > best.0 {
-            let (c, a, b) = &moves[m];
-            let i = c[..*a].iter().sum::<usize>();
             best = (
                 d,
                 Some(Neighbour {
-                    counts: Some(c.clone()),
-                    i,
-                    atom: *b,
+                    counts: Some(mv.counts.clone()),
+                    i: mv.index(),
+                    atom: mv.to,
                 }),
             );
         }

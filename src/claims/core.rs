@@ -1,11 +1,11 @@
 //! Claims about the definitions every paper shares: the gap function vanishes exactly at saddle
 //! points (BGM23 L98), and the weak gap never exceeds the strong gap (BGM23 eqs. (2)–(3)).
 
-use super::instances::{self, Instance};
 use super::{BoundCheck, Budget, Claim, Evidence, Kind};
 use crate::algorithms::{Algorithm, RegularizedSaddlePoint};
 use crate::error::Result;
 use crate::gap::{gap_function, outputs_over_counts, strong_gap, weak_gap, WeightedOutput};
+use crate::instances::{self, Instance};
 use crate::linalg;
 use crate::problem::{objective_value, FiniteDist, Objective, Regularizer};
 use crate::rng::{NoiseSource, Stream};

@@ -8,7 +8,6 @@
 
 pub mod bgm23;
 pub mod core;
-pub mod instances;
 pub mod kllw22;
 pub mod privacy;
 

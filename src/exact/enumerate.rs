@@ -98,6 +98,65 @@ impl Iterator for Sequences {
 
 impl FusedIterator for Sequences {}
 
+/// One replace-one move on a multiset dataset: from the count vector `counts`, one point of atom
+/// `from` is replaced by atom `to` ≠ `from`, giving `neighbour` (counts with one unit moved).
+/// These are all the replace-one neighbour pairs (S, S′) of BGM23 Definition 1 and KLLW22
+/// Definition 3 for an algorithm that depends on S only through its counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplaceOneMove {
+    /// The count vector of S.
+    pub counts: Vec<usize>,
+    /// The atom a point of S is taken from (counts[from] > 0).
+    pub from: usize,
+    /// The atom it is replaced by.
+    pub to: usize,
+    /// The count vector of S′.
+    pub neighbour: Vec<usize>,
+}
+
+impl ReplaceOneMove {
+    /// The index in the sorted dataset of [`dataset_points`] of the first point of atom `from`:
+    /// the position i at which S and S′ (each sorted by atom) differ after re-sorting S′.
+    pub fn index(&self) -> usize {
+        self.counts[..self.from].iter().sum()
+    }
+}
+
+/// Every replace-one move over every count vector of size n on k atoms, in the order: count
+/// vectors as [`count_vectors`], then `from` ascending, then `to` ascending. There are
+/// Σ_c |{a : c_a > 0}|·(k − 1) moves.
+pub fn replace_one_moves(n: usize, k: usize) -> impl Iterator<Item = ReplaceOneMove> {
+    count_vectors(n, k).flat_map(move |c| {
+        let occupied: Vec<usize> = (0..k).filter(|&a| c[a] > 0).collect();
+        occupied.into_iter().flat_map(move |a| {
+            let c = c.clone();
+            (0..k).filter(move |&b| b != a).map(move |b| {
+                let mut neighbour = c.clone();
+                neighbour[a] -= 1;
+                neighbour[b] += 1;
+                ReplaceOneMove {
+                    counts: c.clone(),
+                    from: a,
+                    to: b,
+                    neighbour,
+                }
+            })
+        })
+    })
+}
+
+/// The points of the dataset with count vector `counts` over `support`, sorted by atom: atom j
+/// repeated counts[j] times, in atom order.
+pub fn dataset_points(support: &[Vec<f64>], counts: &[usize]) -> Vec<Vec<f64>> {
+    let mut pts = Vec::with_capacity(counts.iter().sum());
+    for (atom, &cj) in support.iter().zip(counts) {
+        for _ in 0..cj {
+            pts.push(atom.clone());
+        }
+    }
+    pts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,5 +205,33 @@ mod tests {
         let mut it = sequences(1, 2);
         assert_eq!(it.by_ref().count(), 2);
         assert_eq!(it.next(), None);
+    }
+
+    #[test]
+    fn replace_one_moves_small() {
+        // n = 1, k = 3: three count vectors, one occupied atom each, two targets: 6 moves.
+        let m: Vec<_> = replace_one_moves(1, 3).collect();
+        assert_eq!(m.len(), 6);
+        assert_eq!(m[0].counts, vec![0, 0, 1]);
+        assert_eq!((m[0].from, m[0].to), (2, 0));
+        assert_eq!(m[0].neighbour, vec![1, 0, 0]);
+        // n = 2, k = 2: (0,2) → 1 move, (1,1) → 2 moves, (2,0) → 1 move.
+        let m: Vec<_> = replace_one_moves(2, 2).collect();
+        assert_eq!(m.len(), 4);
+        for mv in &m {
+            assert_eq!(mv.neighbour.iter().sum::<usize>(), 2);
+            assert_eq!(mv.counts[mv.from], mv.neighbour[mv.from] + 1);
+            assert_eq!(mv.counts[mv.to] + 1, mv.neighbour[mv.to]);
+        }
+        assert_eq!(m[2].index(), 1);
+    }
+
+    #[test]
+    fn dataset_points_sorted_by_atom() {
+        let support = vec![vec![1.0], vec![2.0], vec![3.0]];
+        assert_eq!(
+            dataset_points(&support, &[2, 0, 1]),
+            vec![vec![1.0], vec![1.0], vec![3.0]]
+        );
     }
 }

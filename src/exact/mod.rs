@@ -20,7 +20,10 @@ pub mod packing;
 pub mod prop13;
 
 pub use combinatorics::{binomial, ln_factorial, ln_multinomial, multinomial, num_count_vectors};
-pub use enumerate::{count_vectors, sequences, CountVectors, Sequences};
+pub use enumerate::{
+    count_vectors, dataset_points, replace_one_moves, sequences, CountVectors, ReplaceOneMove,
+    Sequences,
+};
 pub use num_bigint::{BigInt, BigUint};
 pub use num_rational::BigRational;
 

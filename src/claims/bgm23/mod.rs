@@ -8,12 +8,12 @@ pub mod section5;
 pub mod sgda;
 
 use crate::algorithms::RegularizedSaddlePoint;
-use crate::claims::instances::{self, Instance};
 use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
 use crate::error::Result;
 use crate::exact::{self, lin_box, BigRational};
 use crate::gap::gap_function;
 use crate::geometry::Domain;
+use crate::instances::{self, Instance};
 use crate::linalg::{self, Matrix};
 use crate::problem::{objective_value, FiniteDist, Objective, QuadBilinear, Regularizer};
 use crate::rng::Stream;

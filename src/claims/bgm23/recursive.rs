@@ -489,8 +489,8 @@ fn check_alg1_schedule(b: Budget) -> Result<Evidence> {
 
 fn sample(f: &dyn SaddleFn, s: &mut crate::rng::Stream) -> Vec<f64> {
     linalg::concat(
-        &crate::claims::instances::sample_point(f.domain_w(), s),
-        &crate::claims::instances::sample_point(f.domain_theta(), s),
+        &crate::instances::sample_point(f.domain_w(), s),
+        &crate::instances::sample_point(f.domain_theta(), s),
     )
 }
 

@@ -21,7 +21,6 @@ use super::super::{BoundCheck, Budget, Claim, Evidence, Kind};
 use crate::algorithms::mode_of_halves::ModeOfHalves;
 use crate::algorithms::regularized_erm::RegularizedErm;
 use crate::algorithms::{Algorithm, RegularizedSaddlePoint};
-use crate::claims::instances::{self, Instance};
 use crate::error::{invalid, Result};
 use crate::exact::packing::{self, Packing};
 use crate::exact::prop13::{
@@ -30,6 +29,7 @@ use crate::exact::prop13::{
 };
 use crate::exact::{self, count_vectors, multinomial, BigInt, BigRational};
 use crate::gap::{gap_function, strong_gap, weak_gap, WeightedOutput};
+use crate::instances::{self, Instance};
 use crate::linalg;
 use crate::problem::saddle::weighted_point_mean;
 use crate::problem::{FiniteDist, Objective, QuadBilinear};

@@ -12,10 +12,10 @@
 //! and D = 1; η = D/L = 1, T = 1: both sides of Lemma 20 equal D·L = 1.
 
 use crate::algorithms::sgda::{Batch, Sgda};
-use crate::claims::instances::{self, Instance};
 use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
 use crate::error::Result;
 use crate::gap::gap_function;
+use crate::instances::{self, Instance};
 use crate::linalg;
 use crate::oracle::Oracle;
 use crate::problem::{objective_value, Dataset, Objective, QuadBilinear, Regularizer, SaddleFn};

@@ -727,7 +727,7 @@ fn tape_json_example_of_randomness_md() {
     rec.normals("noise/round=3", 2).unwrap();
     rec.indices("batch/step=17", 3, 10).unwrap();
     assert_eq!(rec.tape().unwrap().to_json(), RANDOMNESS_MD_TAPE);
-    let doc = include_str!("../fixtures/RANDOMNESS.md");
+    let doc = include_str!("../../fixtures/RANDOMNESS.md");
     assert!(
         doc.contains(RANDOMNESS_MD_TAPE),
         "RANDOMNESS.md must show this exact tape"

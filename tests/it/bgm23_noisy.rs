@@ -2,7 +2,7 @@
 //! complexity, the batch-size erratum against Thm 22), one-pass LDP SGDA (Cor 16) and Lemma 17:
 //! the registered claims with their negative controls, plus direct tests of the algorithms.
 
-mod common;
+use crate::common;
 use common::run;
 
 #[test]

@@ -1,7 +1,7 @@
 //! KLLW22 App. A.2–A.3: the moments-accountant pieces (Lemmas 3–5) and the probabilistic tools
 //! (Lemmas 6–12), each run as its registered claim.
 
-mod common;
+use crate::common;
 
 use dpsaddle::claims::kllw22::tools::{chi_square_log_sf, lemma6_radius, p_zeta, ZetaRange};
 

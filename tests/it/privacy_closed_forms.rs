@@ -72,7 +72,6 @@
 //! ```
 
 // The reference tables keep mpmath's 20 digits verbatim (ln Φ(0) = −ln 2 among them).
-#![allow(clippy::excessive_precision, clippy::approx_constant)]
 
 use dpsaddle::error::Error;
 use dpsaddle::privacy::accountant::{is_unsupported, Accountant};

@@ -12,7 +12,7 @@ use dpsaddle::exact::{int, rat, BigRational};
 use dpsaddle::problem::{Dataset, QuadBilinear};
 use dpsaddle::rng::NoiseSource;
 
-mod common;
+use crate::common;
 use common::run;
 
 #[test]

@@ -1,6 +1,6 @@
 //! KLLW22: DP-GDA (Algorithm 1) and its stability claims.
 
-mod common;
+use crate::common;
 
 use dpsaddle::algorithms::dp_gda::{Averaging, DpGda};
 use dpsaddle::algorithms::Algorithm;

@@ -1,5 +1,5 @@
-//! The standard test instances the claims share (BGM23 inventory §8.3 names in brackets), and a
-//! seeded sampler of points in a domain.
+//! The standard test instances the claims, tests and benches share (LIN-box, LIN-ball, P13, COS,
+//! ABS-sep), and a seeded sampler of points in a domain.
 
 use crate::geometry::Domain;
 use crate::linalg::Matrix;

@@ -1,7 +1,7 @@
 //! BGM23 Algorithm 1 (recursive regularization), its subroutines and its analysis: the registered
 //! claims, plus API-level checks of the schedule and the traced run.
 
-mod common;
+use crate::common;
 
 use dpsaddle::algorithms::recursive_regularization::{
     lambda_thm18, AempSpec, DistanceRule, NPrimeRule, RecursiveRegularization, Schedule,

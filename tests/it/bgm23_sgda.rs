@@ -8,7 +8,7 @@ use dpsaddle::claims::bgm23::sgda::{lemma20_bound, pair_gap, tight};
 use dpsaddle::problem::{Dataset, Objective, QuadBilinear, Regularizer};
 use dpsaddle::rng::NoiseSource;
 
-mod common;
+use crate::common;
 use common::run;
 
 #[test]
