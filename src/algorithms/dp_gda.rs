@@ -24,7 +24,7 @@
 //! neighbouring datasets with one seed share their noise (the coupling of the stability proof,
 //! L619) and a recorded tape replays a run.
 
-use crate::algorithms::{Algorithm, Output};
+use crate::algorithms::{Algorithm, Diagnostics, Output};
 use crate::error::{invalid, Result};
 use crate::linalg;
 use crate::oracle::Oracle;
@@ -71,6 +71,25 @@ pub struct DpGda {
     /// The released event, if the caller calibrated σ (e.g. by `kllw22_thm1`).
     #[serde(default)]
     pub ledger: Option<PrivacyLedger>,
+}
+
+/// The diagnostics of a [`DpGda`] run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DpGdaDiagnostics {
+    /// T.
+    #[serde(rename = "T")]
+    pub steps: usize,
+    /// ρ.
+    pub rho: f64,
+    /// σ.
+    pub sigma: f64,
+    /// The averaging convention.
+    pub averaging: Averaging,
+    /// How the full-batch gradient was evaluated.
+    pub gradient_mode: GradientMode,
+    /// n·T, the paper's count of per-point gradient evaluations.
+    pub per_point_evaluations: u64,
 }
 
 /// A traced run: iterates (w_1, v_1)..(w_{T+1}, v_{T+1}) and the noise vectors.
@@ -237,13 +256,13 @@ impl DpGda {
                 relation: Neighbouring::ReplaceOne,
                 event: DpEvent::Composed(vec![l.event, DpEvent::PostProcessing]),
             }),
-            info: serde_json::json!({
-                "T": self.steps,
-                "rho": self.rho,
-                "sigma": self.sigma,
-                "averaging": self.averaging,
-                "gradient_mode": mode,
-                "per_point_evaluations": (s.len() as u64).saturating_mul(self.steps as u64),
+            info: Diagnostics::DpGda(DpGdaDiagnostics {
+                steps: self.steps,
+                rho: self.rho,
+                sigma: self.sigma,
+                averaging: self.averaging,
+                gradient_mode: mode,
+                per_point_evaluations: (s.len() as u64).saturating_mul(self.steps as u64),
             }),
         };
         Ok(DpGdaRun {

@@ -355,8 +355,9 @@ fn per_point_gradient_mode_agrees_and_counts_n_t() {
             .unwrap();
         assert_eq!(a.output.grad_evals, 40);
         assert_eq!(b.output.grad_evals, (n * 40) as u64);
-        assert_eq!(b.output.info["per_point_evaluations"], n * 40);
-        assert_eq!(b.output.info["gradient_mode"], "per_point");
+        let info = b.output.info.as_dp_gda().unwrap();
+        assert_eq!(info.per_point_evaluations, (n * 40) as u64);
+        assert_eq!(info.gradient_mode, GradientMode::PerPoint);
         let scale =
             a.w.iter()
                 .chain(&a.v)
