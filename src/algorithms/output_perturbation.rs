@@ -48,7 +48,8 @@ pub struct DiscreteGaussianDiagnostics {
     pub unperturbed_theta: Vec<f64>,
 }
 
-/// Gaussian output perturbation at (ε, δ).
+/// Gaussian output perturbation at (ε, δ) of the regularized saddle point of BGM23 eq. (4), with
+/// BGM23 Lemma 2's sensitivity (the release pattern of BGM23 Thm 12).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OutputPerturbation {

@@ -75,8 +75,8 @@ impl DistanceRule {
     /// D̂_t for diameter B.
     pub fn d_hat(self, b: f64, t: usize) -> f64 {
         match self {
-            DistanceRule::PaperLiteral => schedules::alg1_d_hat(b, t),
-            DistanceRule::Corrected => schedules::alg1_d_hat_corrected(b, t),
+            DistanceRule::PaperLiteral => schedules::algorithm1_d_hat(b, t),
+            DistanceRule::Corrected => schedules::algorithm1_d_hat_corrected(b, t),
             DistanceRule::StepIv => schedules::thm18_step_iv_d_hat(b, t),
         }
     }
@@ -120,7 +120,7 @@ impl Schedule {
             return Err(invalid("n", format!("must be ≥ 2, got {n}")));
         }
         let ratio = lipschitz / (diameter * lambda);
-        let t = schedules::alg1_rounds(lipschitz, diameter, lambda);
+        let t = schedules::algorithm1_rounds(lipschitz, diameter, lambda);
         if t < 1 {
             return Err(invalid(
                 "lambda",
@@ -132,8 +132,8 @@ impl Schedule {
             ));
         }
         let n_prime = match rule {
-            NPrimeRule::PaperLiteral => schedules::alg1_n_prime(n),
-            NPrimeRule::UseAllData => schedules::alg1_n_prime_corrected(n, t),
+            NPrimeRule::PaperLiteral => schedules::algorithm1_n_prime(n),
+            NPrimeRule::UseAllData => schedules::algorithm1_n_prime_corrected(n, t),
         };
         Schedule::free(n, n_prime, t, lambda, lipschitz, diameter, distance)
     }
@@ -198,12 +198,12 @@ impl Schedule {
 
     /// The coefficient 2^tλ of the term added after round t − 1 (anchored at z̄_{t−1}).
     pub fn increment(&self, t: usize) -> f64 {
-        schedules::alg1_increment(self.lambda, t)
+        schedules::algorithm1_increment(self.lambda, t)
     }
 
     /// Λ_t = Σ_{k=0}^{t−1} 2^{k+1}λ = (2^{t+1} − 2)λ.
     pub fn cumulative(&self, t: usize) -> f64 {
-        schedules::alg1_cumulative(self.lambda, t)
+        schedules::algorithm1_cumulative(self.lambda, t)
     }
 
     /// μ_t = 2Λ_t, the SC/SC modulus of F^(t).

@@ -14,18 +14,18 @@ pub fn lemma2_stability(l: f64, lambda: f64, n: usize) -> f64 {
 }
 
 /// Algorithm 1, line 1: n′ = ⌊n/log₂ n⌋ (E-BGM23-1: the floor; n ≥ 2).
-pub fn alg1_n_prime(n: usize) -> usize {
+pub fn algorithm1_n_prime(n: usize) -> usize {
     (n as f64 / (n as f64).log2()).floor() as usize
 }
 
 /// n′ = ⌊n/T⌋, so that the T chunks use every point (E-BGM23-1: the proofs only need |S_t| = n′).
-pub fn alg1_n_prime_corrected(n: usize, rounds: usize) -> usize {
+pub fn algorithm1_n_prime_corrected(n: usize, rounds: usize) -> usize {
     n / rounds
 }
 
 /// Algorithm 1, line 1: T = ⌊log₂(L/(Bλ))⌋ (E-BGM23-2: the printed real logarithm floored, which
 /// keeps 2^T ≤ L/(Bλ), the premise of the 5L bound in the proof of Thm 18); 0 when L/(Bλ) < 2.
-pub fn alg1_rounds(l: f64, b: f64, lambda: f64) -> usize {
+pub fn algorithm1_rounds(l: f64, b: f64, lambda: f64) -> usize {
     let ratio = l / (b * lambda);
     if ratio >= 2.0 {
         ratio.log2().floor() as usize
@@ -35,13 +35,13 @@ pub fn alg1_rounds(l: f64, b: f64, lambda: f64) -> usize {
 }
 
 /// Algorithm 1, line 6: the distance bound D̂_t = B/2^t handed to A_emp, as printed.
-pub fn alg1_d_hat(b: f64, t: usize) -> f64 {
+pub fn algorithm1_d_hat(b: f64, t: usize) -> f64 {
     b / 2f64.powi(t as i32)
 }
 
 /// D̂_1 = B, D̂_t = B/2^{t−1}: what step (iv) of eq. (12) in the proof of Thm 18 supports
 /// (E-BGM23-9).
-pub fn alg1_d_hat_corrected(b: f64, t: usize) -> f64 {
+pub fn algorithm1_d_hat_corrected(b: f64, t: usize) -> f64 {
     if t <= 1 {
         b
     } else {
@@ -56,13 +56,13 @@ pub fn thm18_step_iv_d_hat(b: f64, t: usize) -> f64 {
 
 /// Algorithm 1, lines 4 and 7: the coefficient 2^tλ of the term added before round t (anchored at
 /// z̄_{t−1}).
-pub fn alg1_increment(lambda: f64, t: usize) -> f64 {
+pub fn algorithm1_increment(lambda: f64, t: usize) -> f64 {
     2f64.powi(t as i32) * lambda
 }
 
 /// Algorithm 1, lines 4 and 7: the cumulative coefficient Λ_t = Σ_{k=0}^{t−1} 2^{k+1}λ =
 /// (2^{t+1} − 2)λ of f^(t).
-pub fn alg1_cumulative(lambda: f64, t: usize) -> f64 {
+pub fn algorithm1_cumulative(lambda: f64, t: usize) -> f64 {
     (2f64.powi(t as i32 + 1) - 2.0) * lambda
 }
 
@@ -75,7 +75,7 @@ pub fn thm18_round_lipschitz(l: f64, b: f64, cumulative: f64) -> f64 {
 /// §3 (after Lemma 7) and the proof of Thm 12: the stability L/(2^tλn′) of round t's empirical
 /// saddle point, as the paper states it (≥ Lemma 2's exact value 2L/(μ_t n′) with μ_t = 2Λ_t).
 pub fn thm12_round_stability(l: f64, lambda: f64, n_prime: usize, t: usize) -> f64 {
-    l / (alg1_increment(lambda, t) * n_prime as f64)
+    l / (algorithm1_increment(lambda, t) * n_prime as f64)
 }
 
 /// Thm 12: the accuracy r_t = (δ/5)·L/(2^tλn′) to which round t's solver must approach z*_{S,t}.
