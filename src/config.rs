@@ -342,7 +342,9 @@ pub fn run(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> Resu
                 }
                 None => f.constants(&support).lipschitz,
             };
-            Box::new(OutputPerturbation::new(base, p.epsilon, p.delta, lipschitz)?)
+            Box::new(OutputPerturbation::new(
+                base, p.epsilon, p.delta, lipschitz,
+            )?)
         }
         "recursive_regularization" => {
             let p: RecursiveRegularizationParams = params(&cfg.params)?;

@@ -159,3 +159,105 @@ pub trait Algorithm: Sync {
     /// Run on S, drawing randomness from `noise` only.
     fn run(&self, f: &dyn SaddleFn, s: &Dataset, noise: &mut NoiseSource) -> Result<Output>;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algorithms::ldp_sgda::LdpSgda;
+    use crate::algorithms::noisy_sgda::NoisySgda;
+    use crate::algorithms::recursive_regularization::{AempSpec, DistanceRule, Schedule};
+    use crate::algorithms::regularized_erm::RegularizedErm;
+    use crate::algorithms::sgda::{Batch, Sgda};
+    use crate::error::Error;
+    use crate::privacy::papers::Variant;
+
+    fn field<T: std::fmt::Debug>(r: Result<T>) -> String {
+        match r {
+            Err(Error::Invalid { field, .. }) => field,
+            other => panic!("expected an invalid-parameter error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn constructors_name_the_parameter() {
+        let z = || vec![0.0];
+        assert_eq!(field(RegularizedSaddlePoint::new(0.0, z(), z())), "lambda");
+        assert_eq!(
+            field(RegularizedSaddlePoint::new(1.0, vec![f64::NAN], z())),
+            "anchor_w[0]"
+        );
+        assert_eq!(field(RegularizedErm::new(-1.0, z())), "lambda");
+        let base = RegularizedSaddlePoint::new(1.0, z(), z()).unwrap();
+        assert_eq!(
+            field(OutputPerturbation::new(base.clone(), 0.0, 0.1, 1.0)),
+            "epsilon"
+        );
+        assert_eq!(
+            field(OutputPerturbation::new(base.clone(), 1.0, 1.0, 1.0)),
+            "delta"
+        );
+        assert_eq!(
+            field(OutputPerturbation::new(base, 1.0, 0.1, f64::NAN)),
+            "lipschitz"
+        );
+        assert_eq!(field(Sgda::new(0.0, 1, z(), z(), Batch::Full, 0.0)), "eta");
+        assert_eq!(
+            field(Sgda::new(0.1, 0, z(), z(), Batch::Full, 0.0)),
+            "steps"
+        );
+        assert_eq!(
+            field(Sgda::new(0.1, 1, z(), z(), Batch::WithReplacement(0), 0.0)),
+            "batch"
+        );
+        assert_eq!(
+            field(Sgda::new(0.1, 1, z(), z(), Batch::Full, -1.0)),
+            "sigma"
+        );
+        let noisy =
+            |c0, d_hat, l| NoisySgda::new(c0, 1.0, 0.1, Variant::Corrected, z(), z(), d_hat, l);
+        assert_eq!(field(noisy(0.0, 1.0, 1.0)), "c0");
+        assert_eq!(field(noisy(1.0, 0.0, 1.0)), "d_hat");
+        assert_eq!(field(noisy(1.0, 1.0, 0.0)), "lipschitz");
+        let ldp = |eps, l, b| LdpSgda::new(eps, 0.1, Variant::Corrected, z(), z(), l, b);
+        assert_eq!(field(ldp(-1.0, 1.0, 1.0)), "epsilon");
+        assert_eq!(field(ldp(1.0, 0.0, 1.0)), "lipschitz");
+        assert_eq!(field(ldp(1.0, 1.0, 0.0)), "diameter");
+        let sch = Schedule::free(8, 4, 2, 0.1, 1.0, 1.0, DistanceRule::Corrected).unwrap();
+        let rr = |a| RecursiveRegularization::new(sch.clone(), z(), z(), a);
+        assert_eq!(
+            field(rr(AempSpec::NoisySgda {
+                c0: 0.0,
+                epsilon: 1.0,
+                delta: 0.1,
+                batch_rule: Variant::Corrected,
+                noise_uses_round_lipschitz: false,
+            })),
+            "a_emp.c0"
+        );
+        assert_eq!(
+            field(AempSpec::output_perturbation(1.0, 0.0, true)),
+            "delta"
+        );
+        assert_eq!(
+            field(AempSpec::biased_exact(vec![vec![0.0], vec![f64::INFINITY]])),
+            "a_emp.offsets[1][0]"
+        );
+        assert!(rr(AempSpec::Exact).is_ok());
+    }
+
+    #[test]
+    fn diagnostics_serialize_as_their_struct() {
+        let d = Diagnostics::ModeOfHalves(mode_of_halves::ModeOfHalvesDiagnostics {
+            first_half: 2,
+            second_half: 3,
+        });
+        assert_eq!(
+            serde_json::to_value(&d).unwrap(),
+            serde_json::json!({"first_half": 2, "second_half": 3})
+        );
+        let back: Diagnostics =
+            serde_json::from_value(serde_json::json!({"first_half": 2, "second_half": 3})).unwrap();
+        assert_eq!(back, d);
+        assert_eq!(d.sigma(), None);
+    }
+}
