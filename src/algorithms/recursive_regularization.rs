@@ -11,7 +11,7 @@
 //! for t = 1..T:
 //!     z̄_t = A_emp(S_t, f^(t), z̄_{t−1}, D̂_t)                               (line 6)
 //!     f^(t+1) = f^(t) + 2^{t+1}λ‖w − w̄_t‖² − 2^{t+1}λ‖θ − θ̄_t‖²             (line 7)
-//! output z̄_T = [w̄_T, θ̄_T]                                            (line 9; "θ_T" is E-BGM23-5)
+//! output z̄_T = [w̄_T, θ̄_T]                                  (line 9; the printed "θ_T" is E-BGM23-5)
 //! ```
 //!
 //! So f^(t) = f + Σ_{k=0}^{t−1} 2^{k+1}λ(‖w − w̄_k‖² − ‖θ − θ̄_k‖²): the cumulative coefficient is
@@ -24,8 +24,8 @@
 //! * n′ = ⌊n/log₂ n⌋ ([`NPrimeRule::PaperLiteral`]) or ⌊n/T⌋ ([`NPrimeRule::UseAllData`]);
 //! * T = ⌊log₂(L/(Bλ))⌋ (the printed real logarithm must be an integer; the floor keeps the 5L
 //!   bound of the proof of Thm 18 (the display after eq. (12)), which needs 2^T ≤ L/(Bλ)); T < 1
-//!   is an error naming λ. A free mode takes any
-//!   λ > 0 and an explicit T ([`Schedule::free`]), outside the theorems' hypotheses;
+//!   is an error naming λ. A free mode takes any λ > 0 and an explicit T ([`Schedule::free`]),
+//!   outside the theorems' hypotheses;
 //! * D̂_t = B/2^t as printed ([`DistanceRule::PaperLiteral`]), B/2^{t−1} with D̂_1 = B, which is
 //!   what step (iv) of eq. (12) can actually deliver ([`DistanceRule::Corrected`]), or the literal
 //!   step-(iv) value 4B/2^t ([`DistanceRule::StepIv`]);
