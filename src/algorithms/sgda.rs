@@ -317,7 +317,7 @@ impl Sgda {
                 batch: self.batch,
                 sigma: self.sigma,
                 last_iterate: iterates.last().cloned(),
-                average: "z_0..z_{T-1} (BGM23 eq. (14), E-BGM23-30)".to_string(),
+                average: "z_0..z_{T−1} (BGM23 eq. (14), E-BGM23-30)".to_string(),
             }),
         };
         Ok(SgdaRun {
