@@ -3,6 +3,12 @@
 //! Every algorithm maps a dataset and a noise source to an [`Output`]; randomized ones draw all
 //! their randomness from the [`NoiseSource`] by label, so runs on neighbouring datasets with one
 //! seed are coupled, and a recorded tape replays them without an RNG.
+//!
+//! Parameters are checked where they enter: each algorithm's `new` (and `with_*` setters) returns
+//! an error naming the parameter and its admissible range; what depends on the problem (W×Θ,
+//! dimensions, data) is checked when it runs. A run's diagnostics are typed ([`Diagnostics`], one
+//! struct per algorithm). The papers' schedules the algorithms run with (BGM23's λ, T, n′, D̂_t,
+//! α̂, η) are plain functions in [`crate::papers`].
 
 pub mod dp_gda;
 pub mod ldp_sgda;
