@@ -3,7 +3,8 @@
 
 use crate::common;
 
-use dpsaddle::claims::kllw22::tools::{chi_square_log_sf, lemma6_radius, p_zeta, ZetaRange};
+use dpsaddle::papers::kllw22::stability::p_zeta;
+use dpsaddle::papers::kllw22::tools::{chi_square_log_sf, lemma6_radius, ZetaRange};
 
 #[test]
 fn lemma3() {
@@ -36,7 +37,7 @@ fn chi_square_by_hand() {
     assert!(chi_square_log_sf(0, 1.0).is_err());
 }
 
-/// The ranges of Lemma 6 and p_ζ are enforced (inventory I-12).
+/// The ranges of Lemma 6 and p_ζ are enforced (E-KLLW22-12).
 #[test]
 fn lemma6_ranges_are_errors() {
     // p = 8: paper range is (e^{−1}, 1).

@@ -29,202 +29,18 @@
 
 use crate::algorithms::dp_gda::DpGda;
 use crate::algorithms::Algorithm;
-use crate::claims::kllw22::stability::{blockwise_g, instance};
 use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
 use crate::error::{invalid, Result};
 use crate::gap::gap_function;
 use crate::linalg::{self, Matrix};
+use crate::papers::kllw22::generalization::GenBound;
+use crate::papers::kllw22::instances::{blockwise_g, instance};
+use crate::papers::Reading;
 use crate::problem::{objective_value, FiniteDist, Objective, QuadBilinear, SaddleFn};
 use crate::rng::NoiseSource;
 use crate::solve::{saddle_point, SolveOptions};
 use std::collections::HashMap;
-use std::f64::consts::{E, SQRT_2};
-
-/// Which form of Theorem 3 / Corollary 1 to evaluate (KLLW22 I-22, I-23, I-27).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reading {
-    /// As printed: log n; (b), (c) without e; (d) and Cor 1(b), (c) with Δ_S^s for E_S[Δ_S^s].
-    PaperLiteral,
-    /// As proven: ⌈log₂ n⌉ (the proofs carry ⌈log n⌉ from Lemma 7, L836, L853; Lemma 7's source,
-    /// Bousquet, Klochkov and Zhivotovskiy 2020, may have ⌈log₂ n⌉ ≥ ⌈ln n⌉ (I-41), so the larger
-    /// one is used), 50√2·e in (b) and 50√2·e(2 + L/ρ) in (c) (Lemma 8),
-    /// eq. (37)'s (eι/(1−ι))·log(e/ζ)·E_S[Δ_S^s] + Δ_S^s.
-    Safe,
-}
-
-/// The constants of KLLW22 Theorem 3 and Corollary 1: G (Assumption 2), γ (Definition 3), n,
-/// M_ℓ (Assumption 4), ρ (Assumption 1), L (Assumption 3), and the free ι, ζ ∈ (0, 1).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct GenBound {
-    /// G, the blockwise Lipschitz constant.
-    pub g: f64,
-    /// γ, the argument-stability constant (sum of block norms).
-    pub gamma: f64,
-    /// n ≥ 2.
-    pub n: usize,
-    /// M_ℓ: 0 ≤ ℓ ≤ M_ℓ.
-    pub m_loss: f64,
-    /// ρ > 0.
-    pub rho: f64,
-    /// L, the smoothness constant (the paper's L, not the population risk).
-    pub smooth_l: f64,
-    /// ι ∈ (0, 1).
-    pub iota: f64,
-    /// ζ ∈ (0, 1).
-    pub zeta: f64,
-}
-
-impl GenBound {
-    /// Check the quantifiers the statements need (I-21: "for all ι, ζ > 0" must read (0, 1);
-    /// I-22: n ≥ 2 so that log n > 0).
-    pub fn validate(&self) -> Result<()> {
-        let open01 = |x: f64| x > 0.0 && x < 1.0;
-        if !open01(self.iota) {
-            return Err(invalid(
-                "iota",
-                format!("must lie in (0, 1) (got {})", self.iota),
-            ));
-        }
-        if !open01(self.zeta) {
-            return Err(invalid(
-                "zeta",
-                format!("must lie in (0, 1) (got {})", self.zeta),
-            ));
-        }
-        if self.n < 2 {
-            return Err(invalid("n", format!("must be ≥ 2 (got {})", self.n)));
-        }
-        for (name, v) in [
-            ("g", self.g),
-            ("m_loss", self.m_loss),
-            ("rho", self.rho),
-            ("smooth_l", self.smooth_l),
-        ] {
-            if !(v.is_finite() && v > 0.0) {
-                return Err(invalid(name, format!("must be finite and > 0 (got {v})")));
-            }
-        }
-        if !(self.gamma.is_finite() && self.gamma >= 0.0) {
-            return Err(invalid(
-                "gamma",
-                format!("must be finite and ≥ 0 (got {})", self.gamma),
-            ));
-        }
-        Ok(())
-    }
-
-    fn log_n(&self, r: Reading) -> f64 {
-        let l = (self.n as f64).ln();
-        match r {
-            Reading::PaperLiteral => l,
-            Reading::Safe => (self.n as f64).log2().ceil(),
-        }
-    }
-
-    fn kappa(&self) -> f64 {
-        1.0 + self.smooth_l / self.rho
-    }
-
-    /// The Bernstein-plus-self-bounding terms of (a)–(c) with stability factor `k`·Gγ and
-    /// confidence split `split` (3 in (a), (b); 6 in (c)): √(k²G²γ²(1 + 64n log(s/ζ))/(2(1−ι)²n)
-    /// · log(s/ζ)).
-    fn root_term(&self, k: f64, split: f64) -> f64 {
-        let (n, i) = (self.n as f64, self.iota);
-        let lz = (split / self.zeta).ln();
-        (k * k * self.g * self.g * self.gamma * self.gamma * (1.0 + 64.0 * n * lz)
-            / (2.0 * (1.0 - i) * (1.0 - i) * n)
-            * lz)
-            .sqrt()
-    }
-
-    /// (12 + 2ι)M_ℓ/(3ι(1−ι)n) · log(s/ζ), times `mult` ((c) has (24 + 4ι)).
-    fn m_term(&self, split: f64, mult: f64) -> f64 {
-        let (n, i) = (self.n as f64, self.iota);
-        mult * (12.0 + 2.0 * i) * self.m_loss / (3.0 * i * (1.0 - i) * n) * (split / self.zeta).ln()
-    }
-
-    /// KLLW22 Theorem 3(a) (L231–L236): the bound on L(A(S)) − L_S(A(S))/(1−ι).
-    pub fn thm3a(&self, r: Reading) -> f64 {
-        let i = self.iota;
-        self.root_term(1.0, 3.0)
-            + 50.0 * SQRT_2 * E * self.g * self.gamma * self.log_n(r) / (1.0 - i)
-                * (3.0 * E / self.zeta).ln()
-            + self.m_term(3.0, 1.0)
-    }
-
-    /// KLLW22 Theorem 3(b) (L238–L243): the bound on R(A_w(S)) − R_S(A_w(S))/(1−ι).
-    pub fn thm3b(&self, r: Reading) -> f64 {
-        let i = self.iota;
-        let e = match r {
-            Reading::PaperLiteral => 1.0,
-            Reading::Safe => E,
-        };
-        self.root_term(self.kappa(), 3.0)
-            + 50.0 * SQRT_2 * e * self.kappa() * self.g * self.gamma * self.log_n(r) / (1.0 - i)
-                * (3.0 * E / self.zeta).ln()
-            + self.m_term(3.0, 1.0)
-    }
-
-    /// KLLW22 Theorem 3(c) (L245–L252): the bound on R(A_w(S)) − ((1+ι)/(1−ι)) inf_W R, given
-    /// `gap_emp` = Δ_S^s(A(S)).
-    pub fn thm3c(&self, r: Reading, gap_emp: f64) -> f64 {
-        let i = self.iota;
-        let coef = match r {
-            Reading::PaperLiteral => 1.0 + E + self.smooth_l / self.rho,
-            Reading::Safe => E * (2.0 + self.smooth_l / self.rho),
-        };
-        self.root_term(self.kappa(), 6.0)
-            + self.root_term(1.0, 6.0)
-            + 50.0 * SQRT_2 * coef * self.g * self.gamma * self.log_n(r) / (1.0 - i)
-                * (6.0 * E / self.zeta).ln()
-            + self.m_term(6.0, 2.0)
-            + gap_emp / (1.0 - i)
-    }
-
-    /// K of Corollary 1: the data-free part of Theorem 3(d) (L254–L259, eq. (37)).
-    pub fn cor1_k(&self, r: Reading) -> f64 {
-        let (n, i) = (self.n as f64, self.iota);
-        let le = (E / self.zeta).ln();
-        let c = E * (1.0 + i) / (1.0 - i) * le;
-        c * (100.0 * SQRT_2 * self.kappa() * self.g * self.gamma * self.log_n(r)
-            + 144.0 * self.g * self.g / (self.rho * i * n)
-            + 8.0 * self.m_loss / n)
-    }
-
-    /// The coefficient (eι/(1−ι))·log(e/ζ) of eq. (37).
-    fn c_iota(&self) -> f64 {
-        E * self.iota / (1.0 - self.iota) * (E / self.zeta).ln()
-    }
-
-    /// KLLW22 Theorem 3(d): the bound on Δ^s(A(S)), given Δ_S^s(A(S)) and E_S[Δ_S^s(A(S))].
-    pub fn thm3d(&self, r: Reading, gap_emp: f64, mean_gap_emp: f64) -> f64 {
-        self.cor1_k(r) + self.gap_terms(r, gap_emp, mean_gap_emp, 1.0)
-    }
-
-    /// (eι/(1−ι)) log(e/ζ)·X + extra·Δ_S^s with X = Δ_S^s as printed, E_S[Δ_S^s] as proven.
-    fn gap_terms(&self, r: Reading, gap_emp: f64, mean_gap_emp: f64, extra: f64) -> f64 {
-        let x = match r {
-            Reading::PaperLiteral => gap_emp,
-            Reading::Safe => mean_gap_emp,
-        };
-        self.c_iota() * x + extra * gap_emp
-    }
-
-    /// KLLW22 Corollary 1(a): the bound on Δ^s − Δ_S^s (both readings keep E_S[Δ_S^s]).
-    pub fn cor1a(&self, r: Reading, mean_gap_emp: f64) -> f64 {
-        self.cor1_k(r) + self.c_iota() * mean_gap_emp
-    }
-
-    /// KLLW22 Corollary 1(b): the bound on Δ^w(A(S)).
-    pub fn cor1b(&self, r: Reading, gap_emp: f64, mean_gap_emp: f64) -> f64 {
-        self.thm3d(r, gap_emp, mean_gap_emp)
-    }
-
-    /// KLLW22 Corollary 1(c): the bound on Δ^w(A(S)) − Δ_S^w(A(S)).
-    pub fn cor1c(&self, r: Reading, gap_emp: f64, mean_gap_emp: f64) -> f64 {
-        self.cor1_k(r) + self.gap_terms(r, gap_emp, mean_gap_emp, 2.0)
-    }
-}
+use std::f64::consts::SQRT_2;
 
 /// The smallest x with P(ratio > x) ≤ ζ for ratios weighted by `p` (the upper (1−ζ)-quantile):
 /// "P(LHS > RHS) ≤ ζ" holds iff this quantile of LHS/RHS is ≤ 1.
@@ -383,33 +199,20 @@ impl Enumerated {
             gamma: 0.0,
             index,
         };
-        let mut gamma: f64 = 0.0;
-        for k in 0..e.counts.len() {
-            for (j, l, k2) in e.moves(k) {
-                let _ = (j, l);
-                gamma = gamma.max(e.block_sum(k, k2));
-            }
-        }
+        let gamma = e
+            .move_pairs()
+            .map(|(k, k2)| e.block_sum(k, k2))
+            .fold(0.0, f64::max);
         e.gamma = gamma;
         Ok(e)
     }
 
-    /// Replace-one moves from dataset `k`: (atom j removed, atom l added, index of the result),
-    /// j ≠ l.
-    fn moves(&self, k: usize) -> Vec<(usize, usize, usize)> {
-        let c = &self.counts[k];
-        let mut v = vec![];
-        for j in 0..c.len() {
-            if c[j] == 0 {
-                continue;
-            }
-            for l in 0..c.len() {
-                if l != j {
-                    v.push((j, l, self.moved(k, j, l)));
-                }
-            }
-        }
-        v
+    /// Every replace-one move (S, S′) within the support, as the pair of dataset indices, in the
+    /// order of [`crate::exact::replace_one_moves`] (datasets in enumeration order, then the
+    /// removed atom, then the added one).
+    fn move_pairs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        crate::exact::replace_one_moves(self.n, self.dist.k())
+            .map(|mv| (self.index[&mv.counts], self.index[&mv.neighbour]))
     }
 
     /// The index of c − e_j + e_l; j = l gives c itself. Callers guarantee c_j ≥ 1 (every
@@ -567,7 +370,7 @@ fn settings(b: Budget) -> Result<Vec<Setting>> {
 
 fn enumerate(s: &Setting) -> Result<Enumerated> {
     let dist = FiniteDist::new(s.atoms.clone(), s.probs.clone())?;
-    let alg = DpGda::new(s.steps, s.loss.rho, s.sigma);
+    let alg = DpGda::new(s.steps, s.loss.rho, s.sigma)?;
     Enumerated::new(&s.loss, dist, s.n, &alg, 17)
 }
 
@@ -661,7 +464,7 @@ fn check_thm3(b: Budget) -> Result<Evidence> {
             let gb = e.bound(iota, ZETA);
             gb.validate()?;
             let mut worst = [0.0f64; 4];
-            for r in [Reading::PaperLiteral, Reading::Safe] {
+            for r in [Reading::PaperLiteral, Reading::Corrected] {
                 let mut parts: [Vec<(f64, f64)>; 4] = Default::default();
                 let mut qs = [0.0; 4];
                 for (v, &p) in vals.iter().zip(&e.prob) {
@@ -706,7 +509,7 @@ fn check_thm3(b: Budget) -> Result<Evidence> {
                     worst[1],
                     worst[2],
                     worst[3],
-                    gb.thm3a(Reading::Safe)
+                    gb.thm3a(Reading::Corrected)
                 ));
             }
         }
@@ -756,7 +559,7 @@ fn vacuity_note() -> String {
             iota: 0.5,
             zeta: ZETA,
         }
-        .thm3a(Reading::Safe)
+        .thm3a(Reading::Corrected)
     };
     let mut n = 2usize;
     while at(n) >= 4.0 && n < 1 << 40 {
@@ -796,7 +599,7 @@ fn check_cor1(b: Budget) -> Result<Evidence> {
         let weak_pop = weak_gap(&e.f, &pop, &outs)?;
         for &iota in &IOTAS {
             let gb = e.bound(iota, ZETA);
-            for r in [Reading::PaperLiteral, Reading::Safe] {
+            for r in [Reading::PaperLiteral, Reading::Corrected] {
                 let mut parts: [Vec<(f64, f64)>; 4] = Default::default();
                 for (v, &p) in vals.iter().zip(&e.prob) {
                     // Per dataset, A deterministic: Δ^w(A(S)) = Δ^s(A(S)), Δ_S^w = Δ_S^s.
@@ -826,7 +629,7 @@ fn check_cor1(b: Budget) -> Result<Evidence> {
                         ),
                     );
                 }
-                if iota == IOTAS[0] && r == Reading::Safe {
+                if iota == IOTAS[0] && r == Reading::Corrected {
                     let w = |i: usize| parts[i].iter().map(|x| x.0).fold(f64::MIN, f64::max);
                     notes.push(format!(
                         "{}: K = {:.3e}, E_S Δ_S^s = {mean_gap_emp:.3e}, Δ^w (over S) = {weak_pop:.3e}; worst LHS/RHS (a) {:.2e}, (b) {:.2e}, (c) {:.2e}",
@@ -847,8 +650,9 @@ fn check_cor1(b: Budget) -> Result<Evidence> {
             .map(|(v, &p)| {
                 (
                     (v.gap_pop - v.gap_emp)
-                        / (gb.cor1a(Reading::Safe, mean_gap_emp) - gb.cor1_k(Reading::Safe))
-                            .max(1e-300),
+                        / (gb.cor1a(Reading::Corrected, mean_gap_emp)
+                            - gb.cor1_k(Reading::Corrected))
+                        .max(1e-300),
                     p,
                 )
             })
@@ -891,15 +695,13 @@ fn check_steps(b: Budget) -> Result<Evidence> {
         let pop_l: Vec<f64> = (0..e.counts.len()).map(|k| e.pop_loss(k)).collect();
         // (12): every dataset, move and evaluation atom.
         let mut worst12: f64 = 0.0;
-        for k in 0..e.counts.len() {
-            for (_, _, k2) in e.moves(k) {
-                let bs = e.block_sum(k, k2);
-                for z in 0..k_atoms {
-                    let d = (e.loss(k, z) - e.loss(k2, z)).abs();
-                    main.observe(d, g * bs, format!("{}: (12) c={:?}", s.label, e.counts[k]));
-                    if bs > 0.0 {
-                        worst12 = worst12.max(d / (g * bs));
-                    }
+        for (k, k2) in e.move_pairs() {
+            let bs = e.block_sum(k, k2);
+            for z in 0..k_atoms {
+                let d = (e.loss(k, z) - e.loss(k2, z)).abs();
+                main.observe(d, g * bs, format!("{}: (12) c={:?}", s.label, e.counts[k]));
+                if bs > 0.0 {
+                    worst12 = worst12.max(d / (g * bs));
                 }
             }
         }
@@ -1055,21 +857,21 @@ fn check_steps(b: Budget) -> Result<Evidence> {
         let kappa = 1.0 + e.smooth_l / e.rho;
         let mut worst21: f64 = 0.0;
         let mut worst21_ctrl: f64 = 0.0;
-        for k in 0..e.counts.len() {
-            for (_, _, k2) in e.moves(k) {
-                let dw = linalg::norm2(&linalg::sub(&e.out[k].0, &e.out[k2].0));
-                for z in 0..k_atoms {
-                    let x = &e.dist.atoms[z];
-                    let d = (e.f.value(&e.out[k].0, &v_star[k], x)
-                        - e.f.value(&e.out[k2].0, &v_star[k2], x))
-                    .abs();
-                    main.observe(d, kappa * g * dw, format!("{}: (21)", s.label));
-                    if dw > 0.0 {
-                        worst21 = worst21.max(d / (kappa * g * dw));
-                        worst21_ctrl = worst21_ctrl.max(d / (g * dw));
-                    }
+        for (k, k2) in e.move_pairs() {
+            let dw = linalg::norm2(&linalg::sub(&e.out[k].0, &e.out[k2].0));
+            for z in 0..k_atoms {
+                let x = &e.dist.atoms[z];
+                let d = (e.f.value(&e.out[k].0, &v_star[k], x)
+                    - e.f.value(&e.out[k2].0, &v_star[k2], x))
+                .abs();
+                main.observe(d, kappa * g * dw, format!("{}: (21)", s.label));
+                if dw > 0.0 {
+                    worst21 = worst21.max(d / (kappa * g * dw));
+                    worst21_ctrl = worst21_ctrl.max(d / (g * dw));
                 }
             }
+        }
+        for k in 0..e.counts.len() {
             let (w, v) = &e.out[k];
             let gv = gap_function(&e.f, &pop, w, v)?;
             let d2 = linalg::norm2_sq(&linalg::sub(v, &gv.theta_br))
@@ -1091,78 +893,4 @@ fn check_steps(b: Budget) -> Result<Evidence> {
         ev = ev.note(n);
     }
     Ok(ev)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn base() -> GenBound {
-        GenBound {
-            g: 1.0,
-            gamma: 0.01,
-            n: 100,
-            m_loss: 2.0,
-            rho: 1.0,
-            smooth_l: 2.0,
-            iota: 0.5,
-            zeta: 0.1,
-        }
-    }
-
-    #[test]
-    fn quantifiers_are_validated() {
-        for (iota, zeta, n) in [
-            (0.0, 0.1, 10),
-            (1.0, 0.1, 10),
-            (0.5, 1.0, 10),
-            (0.5, 0.1, 1),
-        ] {
-            let b = GenBound {
-                iota,
-                zeta,
-                n,
-                ..base()
-            };
-            assert!(b.validate().is_err(), "ι={iota} ζ={zeta} n={n}");
-        }
-        assert!(base().validate().is_ok());
-    }
-
-    #[test]
-    fn theorem_3a_by_hand() {
-        // n = 100, ι = 1/2, ζ = 0.1, G = 1, γ = 0.01, M_ℓ = 2, ⌈log₂ 100⌉ = 7:
-        // √((1e-4 + 64·100·1e-4·ln 30)/(2·0.25·100) · ln 30) + 50√2e·0.01·7/0.5·ln(30e)
-        // + 13·2/(3·0.5·0.5·100)·ln 30 = 0.38481 + 118.43454 + 1.17908 = 119.99843.
-        let l30 = 30f64.ln();
-        let expect = ((1e-4 + 0.64 * l30) / 50.0 * l30).sqrt()
-            + 50.0 * SQRT_2 * E * 0.14 * (30.0 * E).ln()
-            + 26.0 / 75.0 * l30;
-        assert!((base().thm3a(Reading::Safe) - expect).abs() < 1e-12 * expect);
-        assert!((expect - 119.998_428_904).abs() < 1e-6);
-        // The printed log n = ln 100 < ⌈log₂ 100⌉.
-        assert!(base().thm3a(Reading::PaperLiteral) < base().thm3a(Reading::Safe));
-    }
-
-    #[test]
-    fn safe_reading_restores_e_in_b() {
-        let b = GenBound {
-            gamma: 0.0,
-            ..base()
-        };
-        // With γ = 0 only the M_ℓ term is left and both readings agree.
-        assert_eq!(b.thm3b(Reading::Safe), b.thm3b(Reading::PaperLiteral));
-        let b = base();
-        assert!(b.thm3b(Reading::Safe) > b.thm3b(Reading::PaperLiteral));
-    }
-
-    #[test]
-    fn quantile_matches_definition() {
-        // Ratios 3 (mass 0.05), 2 (0.05), 1 (0.9): with ζ = 0.1 the quantile is 1
-        // (P(ratio > 1) = 0.1 ≤ ζ); with ζ = 0.07 it is 2.
-        let v = [(1.0, 0.9), (3.0, 0.05), (2.0, 0.05)];
-        assert_eq!(upper_quantile(&v, 0.1), 1.0);
-        assert_eq!(upper_quantile(&v, 0.07), 2.0);
-        assert_eq!(upper_quantile(&v, 0.01), 3.0);
-    }
 }

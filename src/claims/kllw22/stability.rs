@@ -11,10 +11,13 @@ use crate::algorithms::Algorithm;
 use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
 use crate::error::Result;
 use crate::gap::gap_function;
-use crate::geometry::Domain;
 use crate::linalg::{self, Matrix};
+use crate::papers::kllw22::instances::{blockwise_g, instance};
+use crate::papers::kllw22::stability::{
+    eq3_block_sum, eq3_joint, p_zeta, remark4_steps, thm2_gamma,
+};
+use crate::papers::kllw22::tools::ZetaRange;
 use crate::problem::{Dataset, Objective, QuadBilinear};
-
 use crate::rng::{NoiseSource, Stream};
 use crate::solve::{saddle_point, SolveOptions};
 
@@ -68,16 +71,6 @@ pub fn claims() -> Vec<Claim> {
     ]
 }
 
-/// A ρ-SC-SC data-affine loss on balls of radius r (d_w = d_v = d) with coupling C, and its
-/// blockwise G over `atoms`.
-pub fn instance(d: usize, r: f64, rho: f64, c: Matrix) -> Result<QuadBilinear> {
-    let ball = || Domain::Ball {
-        center: vec![0.0; d],
-        radius: r,
-    };
-    QuadBilinear::data_affine(ball(), ball(), c, rho, rho)
-}
-
 /// A d×d coupling with N(0, scale²) entries from the stream.
 fn random_coupling(st: &mut Stream, d: usize, scale: f64) -> Result<Matrix> {
     Matrix::from_rows(
@@ -85,19 +78,6 @@ fn random_coupling(st: &mut Stream, d: usize, scale: f64) -> Result<Matrix> {
             .map(|_| (0..d).map(|_| st.normal() * scale).collect())
             .collect(),
     )
-}
-
-/// Assumption 2's blockwise G for [`instance`] over the atoms x = (a, b).
-pub fn blockwise_g(d: usize, r: f64, rho: f64, c_norm: f64, atoms: &[Vec<f64>]) -> f64 {
-    atoms
-        .iter()
-        .map(|x| {
-            let (a, b) = linalg::split(x, d);
-            let ga = linalg::norm2(&a) + rho * r + c_norm * r;
-            let gb = linalg::norm2(&b) + rho * r + c_norm * r;
-            ga.max(gb)
-        })
-        .fold(0.0, f64::max)
 }
 
 fn esp(f: &QuadBilinear, s: &Dataset) -> Result<Vec<f64>> {
@@ -134,14 +114,18 @@ fn check_esp(b: Budget) -> Result<Evidence> {
     let dz = linalg::sub(&esp(&f, &s)?, &esp(&f, &s2)?);
     let (nw, nv) = block_norms(1, &dz);
     let nf = n as f64;
-    main.observe(nw + nv, 4.0 * g / (nf * rho), "tight: block sum ≤ 4G/(nρ)");
+    main.observe(
+        nw + nv,
+        eq3_block_sum(g, nf, rho),
+        "tight: block sum ≤ 4G/(nρ)",
+    );
     main.observe(
         linalg::norm2(&dz),
-        2.0 * 2f64.sqrt() * g / (nf * rho),
+        eq3_joint(g, nf, rho),
         "tight: joint ≤ 2√2G/(nρ)",
     );
     ctrl.observe(nw + nv, 2.0 * g / (nf * rho), "tight: block sum ≤ 2G/(nρ)");
-    let tight = (nw + nv) / (4.0 * g / (nf * rho));
+    let tight = (nw + nv) / eq3_block_sum(g, nf, rho);
     // Random instances: d = 2, coupling, balls (constraints active or not), random neighbours.
     let mut st = Stream::new(31, "claims/kllw22.esp_stability");
     let reps = if b == Budget::Full { 600 } else { 80 };
@@ -165,10 +149,14 @@ fn check_esp(b: Budget) -> Result<Evidence> {
         let dz = linalg::sub(&esp(&f, &s)?, &esp(&f, &s2)?);
         let (nw, nv) = block_norms(d, &dz);
         let nf = n as f64;
-        main.observe(nw + nv, 4.0 * g / (nf * rho), format!("#{i}: block sum"));
+        main.observe(
+            nw + nv,
+            eq3_block_sum(g, nf, rho),
+            format!("#{i}: block sum"),
+        );
         main.observe(
             linalg::norm2(&dz),
-            2.0 * 2f64.sqrt() * g / (nf * rho),
+            eq3_joint(g, nf, rho),
             format!("#{i}: joint"),
         );
     }
@@ -194,7 +182,7 @@ fn coupled_pair(st: &mut Stream, steps: usize) -> Result<(usize, Vec<f64>, Vec<f
         st.index(n),
         &(0..2 * d).map(|_| 0.5 * st.normal()).collect::<Vec<_>>(),
     )?;
-    let alg = DpGda::new(steps, rho, 0.05 + 0.5 * st.uniform());
+    let alg = DpGda::new(steps, rho, 0.05 + 0.5 * st.uniform())?;
     let seed = st.next_u64();
     let a = alg.run(&f, &s, &mut NoiseSource::sample(seed))?;
     let b = alg.run(&f, &s2, &mut NoiseSource::sample(seed))?;
@@ -251,7 +239,7 @@ fn check_lemma2_pathwise(b: Budget) -> Result<Evidence> {
         let s = Dataset::new(pts)?;
         let steps = [1usize, 2, 10, 100][i % 4];
         let sigma = [0.0, 0.3, 3.0][(i / 4) % 3];
-        let alg = DpGda::new(steps, rho, sigma);
+        let alg = DpGda::new(steps, rho, sigma)?;
         let run = alg.run_traced(&f, &s, &mut NoiseSource::sample(i as u64))?;
         let obj = Objective::empirical(&s);
         let gv = gap_function(&f, &obj, &run.output.w, &run.output.theta)?;
@@ -285,27 +273,9 @@ fn check_lemma2_pathwise(b: Budget) -> Result<Evidence> {
     )))
 }
 
-/// KLLW22 Thm 2's γ (L185–L186) with B = σ√p·p_ζ standing for the noise norms and `g_sum` =
-/// g_w + g_v: 4G/(nρ) + 2B·log(eT)/T + 4√(log(eT))·√(G²/(ρ²T) + B²/(ρ²T) + 2GB/(ρ²T) + g_sum·B/(ρ log(eT))).
-pub fn gamma_thm2_with(g: f64, rho: f64, n: f64, t: f64, b: f64, g_sum: f64) -> f64 {
-    let le = (std::f64::consts::E * t).ln();
-    let rt = rho * rho * t;
-    4.0 * g / (n * rho)
-        + 2.0 * b * le / t
-        + 4.0
-            * le.sqrt()
-            * (g * g / rt + b * b / rt + 2.0 * g * b / rt + g_sum * b / (rho * le)).sqrt()
-}
-
-/// p_ζ = 1 + (8 log(2T/ζ)/p)^{1/4} (KLLW22 L188: Lemma 6 with a union bound over the 2T noise
-/// vectors).
-pub fn p_zeta(t: f64, zeta: f64, p: f64) -> f64 {
-    1.0 + (8.0 * (2.0 * t / zeta).ln() / p).powf(0.25)
-}
-
 /// max_t max(‖b_{w,t}‖, ‖b_{v,t}‖) of a traced DP-GDA run: Lemma 6's event (with the union bound
 /// behind p_ζ, L708) is that this is ≤ σ√p·p_ζ.
-pub fn max_noise_norm(run: &DpGdaRun) -> f64 {
+pub(super) fn max_noise_norm(run: &DpGdaRun) -> f64 {
     run.b_w
         .iter()
         .chain(&run.b_v)
@@ -316,15 +286,16 @@ pub fn max_noise_norm(run: &DpGdaRun) -> f64 {
 /// How many of `m` independent runs may fail a "probability ≥ 1 − ζ" statement before the check
 /// rejects it: m·ζ + z_{0.999}·√(m·ζ(1 − ζ)), the one-sided 99.9% binomial limit (normal
 /// approximation).
-pub fn hp_allowed_failures(m: usize, zeta: f64) -> f64 {
+pub(super) fn hp_allowed_failures(m: usize, zeta: f64) -> f64 {
     let mf = m as f64;
     mf * zeta + crate::claims::bgm23::sgda::Z999 * (mf * zeta * (1.0 - zeta)).sqrt()
 }
 
-/// KLLW22 Thm 2's γ with g_w = g_v = 0 (the most favourable case for the paper) and
-/// B = σ√p·p_ζ.
-pub fn gamma_thm2(g: f64, rho: f64, n: f64, t: f64, sigma: f64, p: f64, zeta: f64) -> f64 {
-    gamma_thm2_with(g, rho, n, t, sigma * p.sqrt() * p_zeta(t, zeta, p), 0.0)
+/// Thm 2's γ with g_w = g_v = 0 (the most favourable case for the paper) and B = σ√p·p_ζ, p_ζ
+/// on Lemma 6's relaxed range (E-KLLW22-12).
+fn gamma_at_sigma(g: f64, rho: f64, n: f64, t: f64, sigma: f64, p: f64, zeta: f64) -> Result<f64> {
+    let pz = p_zeta(p as usize, t as usize, zeta, ZetaRange::Relaxed)?;
+    Ok(thm2_gamma(g, rho, n, t, sigma * p.sqrt() * pz, 0.0))
 }
 
 fn check_rate_erratum(b: Budget) -> Result<Evidence> {
@@ -334,9 +305,9 @@ fn check_rate_erratum(b: Budget) -> Result<Evidence> {
     let mut pts = vec![];
     for k in 3..=12 {
         let n = 10f64.powi(k);
-        let t = n.powf(2.0 / 3.0).ceil();
+        let t = remark4_steps(n);
         let sigma = c * g * (t * (1.0 / delta).ln()).sqrt() / (n * eps);
-        let gamma = gamma_thm2(g, rho, n, t, sigma, p, zeta);
+        let gamma = gamma_at_sigma(g, rho, n, t, sigma, p, zeta)?;
         let floor = 4.0 * g * ((std::f64::consts::E * t).ln() / t).sqrt() / rho;
         main.observe(floor, gamma, format!("n = 1e{k}: γ ≥ 4G√(log(eT)/T)/ρ"));
         pts.push((n.ln(), gamma.ln()));
@@ -371,7 +342,7 @@ fn check_rate_erratum(b: Budget) -> Result<Evidence> {
     ];
     let g = blockwise_g(d, r, rho, 1.0, &atoms);
     for &n in ns {
-        let t = (n as f64).powf(2.0 / 3.0).ceil() as usize;
+        let t = remark4_steps(n as f64) as usize;
         let alg = DpGda::calibrated(t, rho, c, g, n, eps, delta, Averaging::PaperLiteral)?;
         let s = Dataset::new((0..n).map(|_| atoms[st.index(3)].clone()).collect())?;
         let mut worst: f64 = 0.0;
@@ -384,13 +355,13 @@ fn check_rate_erratum(b: Budget) -> Result<Evidence> {
             let (nw, nv) = block_norms(d, &linalg::sub(&za, &zb));
             worst = worst.max(nw + nv);
         }
-        let gam = gamma_thm2(g, rho, n as f64, t as f64, alg.sigma, d as f64, zeta);
+        let gam = gamma_at_sigma(g, rho, n as f64, t as f64, alg.sigma, d as f64, zeta)?;
         let claimed = (d as f64).powf(0.25) / (n as f64 * eps).sqrt();
         main.observe(worst, gam, format!("n = {n}: measured ≤ Thm 2's γ"));
         ev_notes.push(format!(
             "n = {n}, T = {t}, σ = {:.3e}: measured γ {worst:.3e}; Thm 2's γ {gam:.3e}; p^{{1/4}}/√(nε) = {claimed:.3e}; 4G/(nρ) = {:.3e}",
             alg.sigma,
-            4.0 * g / (n as f64 * rho)
+            eq3_block_sum(g, n as f64, rho)
         ));
     }
     let mut ev =
@@ -437,7 +408,7 @@ fn check_def2(b: Budget) -> Result<Evidence> {
             .collect();
         let dist = FiniteDist::new(atoms, vec![0.5, 0.3, 0.2])?;
         let n = 3 + i % 4;
-        let alg = DpGda::new(1 + st.index(20), rho, 0.0);
+        let alg = DpGda::new(1 + st.index(20), rho, 0.0)?;
         let pop = Objective::population(&dist);
         let zstar = saddle_point(&f, &pop, &SolveOptions::default())?;
         let mut outs: Vec<WeightedOutput> = vec![];
@@ -565,7 +536,7 @@ fn check_thm2(b: Budget) -> Result<Evidence> {
         let g = blockwise_g(d, r, rho, cn, &atoms);
         let s = Dataset::new(pts)?;
         let s2 = s.replace_one(st.index(n), &x_new)?;
-        let alg = DpGda::new(5 + st.index(40), rho, 0.3 * st.uniform());
+        let alg = DpGda::new(5 + st.index(40), rho, 0.3 * st.uniform())?;
         let seed = st.next_u64();
         let a = alg.run(&f, &s, &mut NoiseSource::sample(seed))?;
         let bb = alg.run(&f, &s2, &mut NoiseSource::sample(seed))?;
@@ -574,7 +545,7 @@ fn check_thm2(b: Budget) -> Result<Evidence> {
         let g2 = gap_function(&f, &e2, &bb.w, &bb.theta)?.gap.max(0.0);
         let (nw, nv) = block_norms(d, &linalg::sub(&a.z(), &bb.z()));
         let nf = n as f64;
-        let bound = 4.0 * g / (nf * rho) + 2.0 / rho.sqrt() * (g1.sqrt() + g2.sqrt());
+        let bound = eq3_block_sum(g, nf, rho) + 2.0 / rho.sqrt() * (g1.sqrt() + g2.sqrt());
         main.observe(nw + nv, bound, format!("#{i}: T-S3"));
         ctrl.observe(
             nw + nv,
@@ -632,8 +603,8 @@ fn check_thm2(b: Budget) -> Result<Evidence> {
         let gv = gap_function(&f, &e1, &ra.output.w, &ra.output.theta)?;
         let gw = linalg::norm2(&linalg::sub(&gv.w_br, &ra.output.w));
         let gvv = linalg::norm2(&linalg::sub(&gv.theta_br, &ra.output.theta));
-        let bnd = alg.sigma * (p as f64).sqrt() * p_zeta(t as f64, zeta, p as f64);
-        let gamma = gamma_thm2_with(g, rho, n as f64, t as f64, bnd, gw + gvv);
+        let bnd = alg.sigma * (p as f64).sqrt() * p_zeta(p, t, zeta, ZetaRange::Paper)?;
+        let gamma = thm2_gamma(g, rho, n as f64, t as f64, bnd, gw + gvv);
         let (nw, nv) = block_norms(p, &linalg::sub(&ra.output.z(), &rb.output.z()));
         worst_ratio = worst_ratio.max((nw + nv) / gamma);
         within_gamma += usize::from(nw + nv <= gamma);
@@ -699,7 +670,7 @@ fn check_remarks(b: Budget) -> Result<Evidence> {
             .collect();
         let g = blockwise_g(d, r, rho, cn, &pts);
         let s = Dataset::new(pts)?;
-        let alg = DpGda::new(2 + st.index(30), rho, 0.2 * st.uniform());
+        let alg = DpGda::new(2 + st.index(30), rho, 0.2 * st.uniform())?;
         let run = alg.run_traced(&f, &s, &mut NoiseSource::sample(i as u64))?;
         let (w, v) = (&run.output.w, &run.output.theta);
         let e = Objective::empirical(&s);
@@ -731,7 +702,7 @@ fn check_remarks(b: Budget) -> Result<Evidence> {
         }
         // Remark 4: γ ≤ γ_rude with the diameters M_W = M_V = 2r.
         let sigma_b = alg.sigma * (d as f64).sqrt() * 1.5;
-        let gam = |gsum: f64| gamma_thm2_with(g, rho, n as f64, alg.steps as f64, sigma_b, gsum);
+        let gam = |gsum: f64| thm2_gamma(g, rho, n as f64, alg.steps as f64, sigma_b, gsum);
         main.observe(gam(gw + gvv), gam(4.0 * r), format!("#{i}: γ ≤ γ_rude"));
     }
     Ok(

@@ -23,12 +23,20 @@
 
 use crate::claims::bgm23::sgda::Z999;
 use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
-use crate::error::{invalid, Result};
+use crate::error::Result;
 use crate::exact::ln_factorial;
+use crate::papers::kllw22::instances::BilinearQuad;
+use crate::papers::kllw22::stability::p_zeta;
+use crate::papers::kllw22::tools::{
+    alpha_discrete, chi_square_log_sf, lemma10_bound, lemma12_bound, lemma4_delta,
+    lemma6_check_level, lemma6_radius, lemma7_bound, lemma8_radius, lemma9_radius, renyi_gaussian,
+    renyi_gaussian_quadrature, rr_pmf, SelfBoundForm, ZetaRange,
+};
+use crate::papers::Reading;
 use crate::privacy::gdp::gdp_delta;
 use crate::privacy::moments::{log_moment_gaussian, tail_bound_delta};
-use crate::privacy::rdp::{gaussian_rdp, integrate_gk15};
-use crate::privacy::special::{erfc, erfcx, log_sum_exp};
+use crate::privacy::rdp::gaussian_rdp;
+use crate::privacy::special::{erfc, log_sum_exp};
 use crate::rng::Stream;
 use statrs::function::gamma::ln_gamma;
 
@@ -161,98 +169,6 @@ pub fn claims() -> Vec<Claim> {
 // Lemma 6
 // ---------------------------------------------------------------------------------------------
 
-/// Which ζ range KLLW22 Lemma 6 is applied on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ZetaRange {
-    /// The paper's ζ ∈ (e^{−p/8}, 1) (KLLW22 Lemma 6, L560).
-    Paper,
-    /// ζ ∈ [e^{−2p}, 1), where Laurent–Massart implies Lemma 6 (inventory I-12).
-    Relaxed,
-}
-
-fn check_zeta(p: usize, zeta: f64, range: ZetaRange) -> Result<()> {
-    if p == 0 {
-        return Err(invalid("p", "must be ≥ 1"));
-    }
-    let lo = match range {
-        ZetaRange::Paper => (-(p as f64) / 8.0).exp(),
-        ZetaRange::Relaxed => (-2.0 * p as f64).exp(),
-    };
-    let ok = match range {
-        ZetaRange::Paper => zeta > lo && zeta < 1.0,
-        ZetaRange::Relaxed => zeta >= lo && zeta < 1.0,
-    };
-    if ok {
-        Ok(())
-    } else {
-        Err(invalid(
-            "zeta",
-            format!("must be in the {range:?} range of KLLW22 Lemma 6 (lower end {lo:e}, below 1), got {zeta}"),
-        ))
-    }
-}
-
-/// The radius of KLLW22 Lemma 6: σ√p(1 + (8 log(1/ζ)/p)^{1/4}). Errors outside the range.
-pub fn lemma6_radius(sigma: f64, p: usize, zeta: f64, range: ZetaRange) -> Result<f64> {
-    check_zeta(p, zeta, range)?;
-    if !(sigma.is_finite() && sigma > 0.0) {
-        return Err(invalid(
-            "sigma",
-            format!("must be finite and > 0, got {sigma}"),
-        ));
-    }
-    let pf = p as f64;
-    Ok(sigma * pf.sqrt() * (1.0 + (8.0 * (1.0 / zeta).ln() / pf).powf(0.25)))
-}
-
-/// p_ζ = 1 + (8 log(2T/ζ)/p)^{1/4} (KLLW22 L188, L708): Lemma 6 at level ζ/(2T), so ζ/(2T)
-/// must be in the chosen range (the paper-literal regime needs p > 8 log(2T/ζ), I-12).
-pub fn p_zeta(p: usize, t: usize, zeta: f64, range: ZetaRange) -> Result<f64> {
-    if t == 0 {
-        return Err(invalid("T", "must be ≥ 1"));
-    }
-    let level = zeta / (2.0 * t as f64);
-    check_zeta(p, level, range)?;
-    Ok(1.0 + (8.0 * (1.0 / level).ln() / p as f64).powf(0.25))
-}
-
-/// ln P(χ²_p > x), exactly by the finite sums of the χ² survival function (for use with KLLW22
-/// Lemma 6, where ‖b‖²/σ² ∼ χ²_p): with y = x/2,
-/// * p = 2m: e^{−y} Σ_{k<m} y^k/k!;
-/// * p = 2m + 1: erfc(√y) + e^{−y} Σ_{k<m} y^{k+1/2}/Γ(k + 3/2).
-///
-/// Terms are summed in log space, so the result is accurate far into the tail.
-pub fn chi_square_log_sf(p: usize, x: f64) -> Result<f64> {
-    if p == 0 {
-        return Err(invalid("p", "must be ≥ 1"));
-    }
-    if x.is_nan() {
-        return Err(invalid("x", "must not be NaN"));
-    }
-    if x <= 0.0 {
-        return Ok(0.0);
-    }
-    let y = 0.5 * x;
-    let ly = y.ln();
-    let m = p / 2;
-    let mut terms = Vec::with_capacity(m + 1);
-    if p % 2 == 0 {
-        for k in 0..m {
-            terms.push(-y + k as f64 * ly - ln_factorial(k as u64));
-        }
-    } else {
-        let r = y.sqrt();
-        terms.push(erfcx(r).ln() - y);
-        // ln Γ(3/2) = ln(√π/2); Γ(k + 5/2) = (k + 3/2)Γ(k + 3/2).
-        let mut lg = 0.5 * std::f64::consts::PI.ln() - std::f64::consts::LN_2;
-        for k in 0..m {
-            terms.push(-y + (k as f64 + 0.5) * ly - lg);
-            lg += (k as f64 + 1.5).ln();
-        }
-    }
-    Ok(log_sum_exp(&terms).min(0.0))
-}
-
 fn check_lemma6(b: Budget) -> Result<Evidence> {
     let ps: Vec<usize> = match b {
         Budget::Quick => vec![1, 2, 3, 4, 5, 8, 16, 32, 64, 128, 256, 1024],
@@ -271,9 +187,9 @@ fn check_lemma6(b: Budget) -> Result<Evidence> {
         }
         zs.push(((-2.0 * pf).exp(), ZetaRange::Relaxed, "relaxed-end"));
         for z in [0.5, 0.1, 0.01, 1e-3, 1e-6] {
-            if check_zeta(p, z, ZetaRange::Paper).is_ok() {
+            if lemma6_check_level(p, z, ZetaRange::Paper).is_ok() {
                 zs.push((z, ZetaRange::Paper, "paper"));
-            } else if check_zeta(p, z, ZetaRange::Relaxed).is_ok() {
+            } else if lemma6_check_level(p, z, ZetaRange::Relaxed).is_ok() {
                 zs.push((z, ZetaRange::Relaxed, "relaxed"));
             }
         }
@@ -367,60 +283,6 @@ fn check_lemma6(b: Budget) -> Result<Evidence> {
 // Lemma 5
 // ---------------------------------------------------------------------------------------------
 
-/// KLLW22 Lemma 5: D_κ(N(μ, σ²I_p) ‖ N(ν, σ²I_p)) = κ‖μ − ν‖²/(2σ²), κ ∈ (1, ∞).
-pub fn renyi_gaussian(kappa: f64, mu: &[f64], nu: &[f64], sigma: f64) -> Result<f64> {
-    if !(kappa.is_finite() && kappa > 1.0) {
-        return Err(invalid("kappa", format!("must be in (1, ∞), got {kappa}")));
-    }
-    if mu.len() != nu.len() || mu.is_empty() {
-        return Err(invalid("nu", "must have the (non-zero) length of mu"));
-    }
-    if !(sigma.is_finite() && sigma > 0.0) {
-        return Err(invalid(
-            "sigma",
-            format!("must be finite and > 0, got {sigma}"),
-        ));
-    }
-    let d2: f64 = mu.iter().zip(nu).map(|(a, b)| (a - b) * (a - b)).sum();
-    Ok(kappa * d2 / (2.0 * sigma * sigma))
-}
-
-/// The quadrature twin of KLLW22 Lemma 5 from Definition 6 (L492–L496): both Gaussians are
-/// isotropic, so the density ratio depends only on the coordinate along μ − ν and D_κ is the 1-D
-/// divergence at distance d = ‖μ − ν‖: (κ − 1)⁻¹ log ∫ p(x)^κ q(x)^{1−κ} dx with p = N(d, σ²),
-/// q = N(0, σ²), by adaptive Gauss–Kronrod. Returns (divergence, estimated absolute error).
-pub fn renyi_gaussian_quadrature(kappa: f64, d: f64, sigma: f64) -> Result<(f64, f64)> {
-    if !(kappa.is_finite() && kappa > 1.0) {
-        return Err(invalid("kappa", format!("must be in (1, ∞), got {kappa}")));
-    }
-    if !(sigma.is_finite() && sigma > 0.0 && d.is_finite()) {
-        return Err(invalid("sigma", "sigma must be finite > 0 and d finite"));
-    }
-    let s2 = 2.0 * sigma * sigma;
-    let ln_norm = -(sigma * (2.0 * std::f64::consts::PI).sqrt()).ln();
-    let log_f =
-        |x: f64| kappa * (-(x - d) * (x - d) / s2) + (1.0 - kappa) * (-x * x / s2) + ln_norm;
-    // Scale out the largest value on a coarse grid so the integrand stays O(1).
-    let (lo, hi) = (
-        d.min(0.0).min(kappa * d) - 40.0 * sigma,
-        d.max(0.0).max(kappa * d) + 40.0 * sigma,
-    );
-    let shift = (0..=400)
-        .map(|i| log_f(lo + (hi - lo) * i as f64 / 400.0))
-        .fold(f64::NEG_INFINITY, f64::max);
-    let (v, err, _) = integrate_gk15(
-        |x| (log_f(x) - shift).exp(),
-        lo,
-        hi,
-        32,
-        1e-14,
-        0.0,
-        1 << 14,
-    );
-    let div = (v.ln() + shift) / (kappa - 1.0);
-    Ok((div, err / v / (kappa - 1.0)))
-}
-
 fn check_lemma5(b: Budget) -> Result<Evidence> {
     let kappas: Vec<f64> = match b {
         Budget::Quick => vec![1.01, 1.5, 2.0, 3.0, 8.0, 32.0],
@@ -474,27 +336,6 @@ fn check_lemma5(b: Budget) -> Result<Evidence> {
 // ---------------------------------------------------------------------------------------------
 // Lemma 4
 // ---------------------------------------------------------------------------------------------
-
-/// KLLW22 Lemma 4 for T composed Gaussian mechanisms with per-step α(λ) = λ(λ+1)/(2z²)
-/// (noise multiplier z = σ/Δ, Lemma 5 at order λ + 1): δ = min_{λ>0} exp(Tλ(λ+1)/(2z²) − λε),
-/// in closed form: with c = T/(2z²), δ = exp(−(ε − c)²/(4c)) if ε > c, else 1.
-pub fn lemma4_delta(noise_multiplier: f64, steps: u64, epsilon: f64) -> Result<f64> {
-    if !(noise_multiplier.is_finite() && noise_multiplier > 0.0) {
-        return Err(invalid("noise_multiplier", "must be finite and > 0"));
-    }
-    if steps == 0 {
-        return Err(invalid("steps", "must be ≥ 1"));
-    }
-    if !(epsilon.is_finite() && epsilon > 0.0) {
-        return Err(invalid("epsilon", "must be finite and > 0"));
-    }
-    let c = steps as f64 / (2.0 * noise_multiplier * noise_multiplier);
-    Ok(if epsilon > c {
-        (-(epsilon - c) * (epsilon - c) / (4.0 * c)).exp()
-    } else {
-        1.0
-    })
-}
 
 fn check_lemma4(b: Budget) -> Result<Evidence> {
     let mus: Vec<f64> = match b {
@@ -552,38 +393,6 @@ fn check_lemma4(b: Budget) -> Result<Evidence> {
 // ---------------------------------------------------------------------------------------------
 // Lemma 3
 // ---------------------------------------------------------------------------------------------
-
-/// The output distribution of randomized response with log-odds a on the bit x: P(o = x) =
-/// e^a/(1 + e^a).
-pub fn rr_pmf(a: f64, x: usize) -> [f64; 2] {
-    let keep = 1.0 / (1.0 + (-a).exp());
-    if x == 0 {
-        [keep, 1.0 - keep]
-    } else {
-        [1.0 - keep, keep]
-    }
-}
-
-/// Definition 5 (L473–L481) for a finite output space: α(λ; D, D′) =
-/// log Σ_o P(o)^{λ+1} Q(o)^{−λ}, with P = M(D), Q = M(D′) (real λ > 0).
-pub fn alpha_discrete(p: &[f64], q: &[f64], lambda: f64) -> Result<f64> {
-    if p.len() != q.len() {
-        return Err(invalid("q", "must have the length of p"));
-    }
-    if !(lambda.is_finite() && lambda > 0.0) {
-        return Err(invalid(
-            "lambda",
-            format!("must be finite and > 0, got {lambda}"),
-        ));
-    }
-    let terms: Vec<f64> = p
-        .iter()
-        .zip(q)
-        .filter(|(a, _)| **a > 0.0)
-        .map(|(a, c)| (lambda + 1.0) * a.ln() - lambda * c.ln())
-        .collect();
-    Ok(log_sum_exp(&terms))
-}
 
 /// The worst-case α over the two orderings of the neighbouring bits (Definition 5's max).
 fn alpha_rr(a: f64, lambda: f64) -> Result<f64> {
@@ -713,36 +522,6 @@ fn binomial_prob(n: u64, q: f64, pred: impl Fn(u64) -> bool) -> f64 {
 // Lemma 9
 // ---------------------------------------------------------------------------------------------
 
-/// Which form of KLLW22 Lemma 9 (Bernstein) to use for the two-sided deviation |mean − μ|.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Variant {
-    /// As printed (L742–L748): log(1/ζ) for the two-sided |·|.
-    PaperLiteral,
-    /// Two-sided needs log(2/ζ) (inventory I-34); one-sided statements keep log(1/ζ).
-    Corrected,
-}
-
-/// The deviation radius of KLLW22 Lemma 9: √(2σ² log(m/ζ)/n) + 2c log(m/ζ)/(3n), m = 1 for
-/// [`Variant::PaperLiteral`] and m = 2 for [`Variant::Corrected`] (two-sided use).
-pub fn lemma9_radius(var: f64, c: f64, n: u64, zeta: f64, variant: Variant) -> Result<f64> {
-    if !(zeta > 0.0 && zeta < 1.0) {
-        return Err(invalid("zeta", format!("must be in (0, 1), got {zeta}")));
-    }
-    if n == 0 {
-        return Err(invalid("n", "must be ≥ 1"));
-    }
-    if !(var >= 0.0 && var.is_finite() && c > 0.0 && c.is_finite()) {
-        return Err(invalid("c", "variance must be ≥ 0 and c > 0, both finite"));
-    }
-    let m = match variant {
-        Variant::PaperLiteral => 1.0,
-        Variant::Corrected => 2.0,
-    };
-    let l = (m / zeta).ln();
-    let nf = n as f64;
-    Ok((2.0 * var * l / nf).sqrt() + 2.0 * c * l / (3.0 * nf))
-}
-
 fn check_lemma9(b: Budget) -> Result<Evidence> {
     let ns: Vec<u64> = match b {
         Budget::Quick => vec![1, 2, 3, 5, 10, 30, 100],
@@ -761,8 +540,8 @@ fn check_lemma9(b: Budget) -> Result<Evidence> {
                 let dev = |k: u64| (k as f64 - nq) * (hi - lo) / n as f64;
                 for &zeta in &zetas {
                     let label = format!("n={n} q={q} z∈{{{lo},{hi}}} ζ={zeta}");
-                    let r1 = lemma9_radius(var, c, n, zeta, Variant::PaperLiteral)?;
-                    let r2 = lemma9_radius(var, c, n, zeta, Variant::Corrected)?;
+                    let r1 = lemma9_radius(var, c, n, zeta, Reading::PaperLiteral)?;
+                    let r2 = lemma9_radius(var, c, n, zeta, Reading::Corrected)?;
                     let up = binomial_prob(n, q, |k| dev(k) > r1);
                     let down = binomial_prob(n, q, |k| -dev(k) > r1);
                     main.observe(up, zeta, format!("{label} upper tail"));
@@ -798,11 +577,6 @@ fn check_lemma9(b: Budget) -> Result<Evidence> {
 // ---------------------------------------------------------------------------------------------
 // Lemma 12
 // ---------------------------------------------------------------------------------------------
-
-/// The right-hand side of KLLW22 Lemma 12: 6√((Σ_i E\[g_i²\])τ) + 4τM.
-pub fn lemma12_bound(sum_second_moments: f64, tau: f64, m: f64) -> f64 {
-    6.0 * (sum_second_moments * tau).sqrt() + 4.0 * tau * m
-}
 
 /// ‖N(0, v)‖_τ = √v·(2^{τ/2}Γ((τ+1)/2)/√π)^{1/τ}.
 fn gaussian_norm(v: f64, tau: f64) -> f64 {
@@ -845,20 +619,6 @@ fn check_lemma12(b: Budget) -> Result<Evidence> {
 // ---------------------------------------------------------------------------------------------
 // Lemma 8
 // ---------------------------------------------------------------------------------------------
-
-/// The radius of KLLW22 Lemma 8: e(a√log(e/ζ) + b log(e/ζ)); `with_e = false` drops the factor
-/// e (the negative control; compare inventory I-23).
-pub fn lemma8_radius(a: f64, b: f64, zeta: f64, with_e: bool) -> Result<f64> {
-    if !(zeta > 0.0 && zeta < 1.0) {
-        return Err(invalid("zeta", format!("must be in (0, 1), got {zeta}")));
-    }
-    if !(a > 0.0 && b > 0.0 && a.is_finite() && b.is_finite()) {
-        return Err(invalid("a", "a and b must be finite and > 0"));
-    }
-    let l = 1.0 - zeta.ln();
-    let e = if with_e { std::f64::consts::E } else { 1.0 };
-    Ok(e * (a * l.sqrt() + b * l))
-}
 
 fn check_lemma8(b: Budget) -> Result<Evidence> {
     let taus: Vec<f64> = match b {
@@ -926,79 +686,12 @@ fn check_lemma8(b: Budget) -> Result<Evidence> {
 // Lemma 11
 // ---------------------------------------------------------------------------------------------
 
-/// Householder reflection I − 2uuᵀ/‖u‖² applied to x.
-fn householder(u: &[f64], x: &[f64]) -> Vec<f64> {
-    let uu: f64 = u.iter().map(|a| a * a).sum();
-    let ux: f64 = u.iter().zip(x).map(|(a, b)| a * b).sum();
-    x.iter()
-        .zip(u)
-        .map(|(xi, ui)| xi - 2.0 * ux / uu * ui)
-        .collect()
-}
-
-fn project_ball(x: Vec<f64>, r: f64) -> Vec<f64> {
-    let nx = x.iter().map(|a| a * a).sum::<f64>().sqrt();
-    if nx <= r {
-        x
-    } else {
-        x.into_iter().map(|a| a * r / nx).collect()
-    }
-}
-
 fn dist(a: &[f64], b: &[f64]) -> f64 {
     a.iter()
         .zip(b)
         .map(|(x, y)| (x - y) * (x - y))
         .sum::<f64>()
         .sqrt()
-}
-
-/// The test family of KLLW22 Lemma 11: f(w, v) = (ρ/2)‖w‖² + wᵀAv − (ρ/2)‖v‖² on balls of
-/// radius R, A = H₁·diag(d)·H₂ (Householder reflections, so ‖A‖₂ = max|d_i|). ρ-SC-SC and
-/// L-smooth (Assumption 3, blockwise) with L = max(ρ, ‖A‖₂). Best responses in closed form:
-/// w*(v) = Π_R(−Av/ρ), v*(w) = Π_R(Aᵀw/ρ).
-pub struct BilinearQuad {
-    /// ρ.
-    pub rho: f64,
-    /// u₁ of H₁.
-    pub u1: Vec<f64>,
-    /// Singular values d (up to sign).
-    pub d: Vec<f64>,
-    /// u₂ of H₂.
-    pub u2: Vec<f64>,
-    /// Ball radius R.
-    pub radius: f64,
-}
-
-impl BilinearQuad {
-    fn a(&self, v: &[f64]) -> Vec<f64> {
-        let y = householder(&self.u2, v);
-        let y: Vec<f64> = y.iter().zip(&self.d).map(|(a, b)| a * b).collect();
-        householder(&self.u1, &y)
-    }
-    fn a_t(&self, w: &[f64]) -> Vec<f64> {
-        let y = householder(&self.u1, w);
-        let y: Vec<f64> = y.iter().zip(&self.d).map(|(a, b)| a * b).collect();
-        householder(&self.u2, &y)
-    }
-    /// L = max(ρ, ‖A‖₂).
-    pub fn smooth_l(&self) -> f64 {
-        self.d.iter().fold(self.rho, |m, x| m.max(x.abs()))
-    }
-    /// w*(v) = argmin over the ball of f(·, v).
-    pub fn w_star(&self, v: &[f64]) -> Vec<f64> {
-        project_ball(
-            self.a(v).iter().map(|x| -x / self.rho).collect(),
-            self.radius,
-        )
-    }
-    /// v*(w) = argmax over the ball of f(w, ·).
-    pub fn v_star(&self, w: &[f64]) -> Vec<f64> {
-        project_ball(
-            self.a_t(w).iter().map(|x| x / self.rho).collect(),
-            self.radius,
-        )
-    }
 }
 
 fn check_lemma11(b: Budget) -> Result<Evidence> {
@@ -1041,9 +734,7 @@ fn check_lemma11(b: Budget) -> Result<Evidence> {
                         }
                     });
                     if radius > 1e3 && dmax >= rho {
-                        let mut e = vec![0.0; p];
-                        e[imax] = 1.0;
-                        let dir = householder(&f.u2, &e);
+                        let dir = f.right_singular(imax);
                         let v = s.normals(p);
                         let v2: Vec<f64> = v.iter().zip(&dir).map(|(a, c)| a + 0.1 * c).collect();
                         let m = dist(&f.w_star(&v), &f.w_star(&v2));
@@ -1066,13 +757,6 @@ fn check_lemma11(b: Budget) -> Result<Evidence> {
 // ---------------------------------------------------------------------------------------------
 // Lemma 7
 // ---------------------------------------------------------------------------------------------
-
-/// The right-hand side of KLLW22 Lemma 7 as printed: 12√2·τnβ⌈log n⌉ + 4M√(τn), with the
-/// natural logarithm (the smaller reading; inventory I-41).
-pub fn lemma7_bound(n: u64, tau: f64, beta: f64, m: f64) -> f64 {
-    let ceil_ln = (n as f64).ln().ceil();
-    12.0 * 2f64.sqrt() * tau * n as f64 * beta * ceil_ln + 4.0 * m * (tau * n as f64).sqrt()
-}
 
 fn check_lemma7(b: Budget) -> Result<Evidence> {
     let ns: Vec<u64> = match b {
@@ -1108,20 +792,6 @@ fn check_lemma7(b: Budget) -> Result<Evidence> {
 // ---------------------------------------------------------------------------------------------
 // Lemma 10
 // ---------------------------------------------------------------------------------------------
-
-/// Which f_i a weakly self-bounded check uses (KLLW22 Definition 7, L768–L772, and Lemma 10).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SelfBoundForm {
-    /// f_i = sup over the i-th coordinate, so f_i ≥ f (as printed at L752).
-    Sup,
-    /// f_i = inf over the i-th coordinate, so f_i ≤ f (the source's form, Maurer 2006).
-    Inf,
-}
-
-/// The right-hand side of KLLW22 Lemma 10: exp(−t²/(2a·E\[f\] + 2b)).
-pub fn lemma10_bound(t: f64, a: f64, b: f64, mean_f: f64) -> f64 {
-    (-t * t / (2.0 * a * mean_f + 2.0 * b)).exp()
-}
 
 /// For f = h(K), K the number of ones among n Bernoulli(q) bits, the per-count sums
 /// Σ_i (f − f_i)² of Definition 7 with f_i the sup / inf of f over the i-th bit.

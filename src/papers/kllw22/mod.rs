@@ -1,2 +1,7 @@
-//! KLLW22: what this paper adds to the core (notation, bounds, schedules, calibrations, exact
-//! constructions). Filled in by the per-paper move; see [`crate::papers`].
+//! KLLW22 (front page written below).
+
+pub mod calibration;
+pub mod generalization;
+pub mod instances;
+pub mod stability;
+pub mod tools;
