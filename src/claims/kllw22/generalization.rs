@@ -1,13 +1,14 @@
-//! KLLW22 §5.2: Theorem 3 (a)–(d) (= App. Theorem 6, L225–L262, proof L800–L1188) and
-//! Corollary 1 (a)–(c) (= App. Corollary 2, L323–L346, proof L1215–L1250), the high-probability
-//! generalization bounds for a γ-argument-stable algorithm.
+//! KLLW22 §5.2: Theorem 3 (a)–(d) (= Theorem 6 of App. A.3, proved there) and Corollary 1
+//! (a)–(c) (= Corollary 2 of App. A.5, proved there), the high-probability generalization bounds
+//! for a γ-argument-stable algorithm. The bound formulas are
+//! [`crate::papers::kllw22::generalization::GenBound`]; this module holds the exact checks.
 //!
 //! **How they are checked: exactly, on a finite support.** Every quantity of the statements is
 //! computed exactly by enumerating every count vector c of S ~ Dⁿ (DP-GDA's full-batch gradient
 //! depends on S only through its counts):
 //!
 //! * the algorithm is DP-GDA *conditional on its noise tape* (one seed, the same noise on every
-//!   dataset: the coupling of the stability proof, L619), hence a deterministic map S ↦ A(S);
+//!   dataset: the coupling of the stability proof, App. A.2 after eq. (3)), hence a deterministic map S ↦ A(S);
 //!   σ = 0 is plain GDA;
 //! * γ is the exact Definition 3 constant of that map: the largest ‖ΔA_w‖ + ‖ΔA_v‖ over every
 //!   dataset and every replace-one move within the support;
@@ -16,16 +17,17 @@
 //! * "with probability ≥ 1 − ζ" is checked as the exact statement P_S(LHS > RHS) ≤ ζ, i.e. the
 //!   upper (1 − ζ)-quantile of LHS/RHS under P_S is ≤ 1.
 //!
-//! Both readings are implemented ([`Reading`]): the statements as printed (log n; Theorem 3(b),
+//! Both readings are checked ([`Reading`]): the statements as printed (log n; Theorem 3(b),
 //! (c) without Lemma 8's factor e; Theorem 3(d) and Corollary 1(b), (c) with Δ_S^s in place of
 //! E_S[Δ_S^s]) and what the proofs establish (a ceiling on the logarithm, taken as ⌈log₂ n⌉ to
-//! cover Lemma 7's source (I-22, I-41), e restored (I-23), the E_S term of eq. (37) kept (I-27)).
+//! cover Lemma 7's source (E-KLLW22-22, E-KLLW22-41), e restored (E-KLLW22-23), the E_S term of
+//! eq. (37) kept (E-KLLW22-27)).
 //!
 //! The proof steps of part (a) are checked as exact identities and inequalities
 //! ([`claims`]' `kllw22.thm3_steps`): eq. (12), the decomposition (13), the bounded differences
-//! and zero conditional means of q_i, eq. (15), the moment bound (14) and its successor at L853,
+//! and zero conditional means of q_i, eq. (15), the moment bound (14) and the display after eq. (15),
 //! with ‖·‖_τ computed exactly; and the steps parts (b)–(d) add: eq. (21) (Lemma 11 on the
-//! population objective) and L1146 for the population.
+//! population objective) and the display after eq. (34) for the population.
 
 use crate::algorithms::dp_gda::DpGda;
 use crate::algorithms::Algorithm;
@@ -380,36 +382,36 @@ pub fn claims() -> Vec<Claim> {
         Claim {
             id: "kllw22.thm3",
             paper: "KLLW22",
-            item: "Theorem 3 (a)–(d) (L225–L262; App. Theorem 6)",
+            item: "Theorem 3 (a)–(d) (= App. A.3, Theorem 6)",
             statement: "For DP-GDA conditional on its noise tape (γ its exact Definition 3 constant, ℓ shifted \
                         into [0, M_ℓ]), exactly over S ~ Dⁿ on a finite support: P_S(LHS > RHS) ≤ ζ for the plain \
                         and primal generalization errors (a), (b), the excess primal risk (c) and the strong PD \
                         population risk (d), as printed and as proven (⌈log₂ n⌉, e restored, E_S[Δ_S^s] kept).",
             kind: Kind::Enumerated,
-            code: "claims::kllw22::generalization::{GenBound, Enumerated}",
+            code: "papers::kllw22::generalization::GenBound, claims::kllw22::generalization::Enumerated",
             check: check_thm3,
         },
         Claim {
             id: "kllw22.cor1",
             paper: "KLLW22",
-            item: "Corollary 1 (a)–(c) (L323–L346; App. Corollary 2)",
+            item: "Corollary 1 (a)–(c) (= App. A.5, Corollary 2)",
             statement: "Under Theorem 3(d)'s conditions, exactly over S ~ Dⁿ: P_S(LHS > RHS) ≤ ζ for the strong \
                         PD generalization error (a), the weak PD population risk (b) and the weak PD generalization \
                         error (c), with Δ^w read per dataset (A deterministic given the tape, so Δ^w = Δ^s) and, \
-                        separately, with the expectation over S inside Δ^w (I-31).",
+                        separately, with the expectation over S inside Δ^w (E-KLLW22-31).",
             kind: Kind::Enumerated,
-            code: "claims::kllw22::generalization::GenBound::cor1_k",
+            code: "papers::kllw22::generalization::GenBound",
             check: check_cor1,
         },
         Claim {
             id: "kllw22.thm3_steps",
             paper: "KLLW22",
-            item: "Theorem 3 proof: eqs. (12)–(15), L853, eq. (21), L1146 (App. A.3)",
+            item: "proof of Theorem 3 (App. A.3): eqs. (12)–(15), the display after (15), eq. (21), the display after (34)",
             statement: "Exactly over every dataset of a finite support: (12) |ℓ(A(S); z) − ℓ(A(S′); z)| ≤ \
                         G(‖ΔA_w‖ + ‖ΔA_v‖); the decomposition (13) is an identity and its first and third sums are \
                         ≤ 2Gnγ; E_{z_i}[q_i] = E_{S∖z_i}[q_i] = 0 and q_i has bounded differences ≤ 2Gγ (the paper \
-                        states 4Gγ); (15) is an identity; ‖Σq_i‖_τ ≤ 48√2Gτnγ⌈log n⌉ (14) and the L853 bound for \
-                        τ ∈ {2, 4}; (21) |ℓ(A_w(S), v*_S; z) − ℓ(A_w(S′), v*_{S′}; z)| ≤ (1 + L/ρ)G‖ΔA_w‖; L1146 \
+                        states 4Gγ); (15) is an identity; ‖Σq_i‖_τ ≤ 48√2Gτnγ⌈log n⌉ (14) and the bound displayed after (15) for \
+                        τ ∈ {2, 4}; (21) |ℓ(A_w(S), v*_S; z) − ℓ(A_w(S′), v*_{S′}; z)| ≤ (1 + L/ρ)G‖ΔA_w‖; after (34): \
                         ‖A_v − v*‖² + ‖A_w − w*‖² ≤ (2/ρ)Δ^s for the population.",
             kind: Kind::Exact,
             code: "claims::kllw22::generalization::Enumerated",
@@ -584,7 +586,7 @@ fn check_cor1(b: Budget) -> Result<Evidence> {
         mean_gap_emp,
     } in evaluated(b)?
     {
-        // I-31: Δ^w with the expectation over S (and the tape) inside, one number.
+        // E-KLLW22-31: Δ^w with the expectation over S (and the tape) inside, one number.
         let outs: Vec<WeightedOutput> = e
             .out
             .iter()
@@ -843,11 +845,11 @@ fn check_steps(b: Budget) -> Result<Evidence> {
             main.observe(
                 c853,
                 50.0 * SQRT_2 * g * tau * nf * gamma * cl,
-                format!("{}: L853 τ = {tau}", s.label),
+                format!("{}: after (15) τ = {tau}", s.label),
             );
             ratio14 = ratio14.max(q / b14);
         }
-        // (21) and L1146 on the population objective.
+        // (21) and the display after (34) on the population objective.
         let pop = Objective::population(&e.dist);
         let v_star: Vec<Vec<f64>> = e
             .out
@@ -876,7 +878,7 @@ fn check_steps(b: Budget) -> Result<Evidence> {
             let gv = gap_function(&e.f, &pop, w, v)?;
             let d2 = linalg::norm2_sq(&linalg::sub(v, &gv.theta_br))
                 + linalg::norm2_sq(&linalg::sub(w, &gv.w_br));
-            main.observe(d2, 2.0 / e.rho * gv.gap, format!("{}: L1146", s.label));
+            main.observe(d2, 2.0 / e.rho * gv.gap, format!("{}: after (34)", s.label));
             if gv.gap > 1e-9 {
                 tight1146 = tight1146.max(d2 / (2.0 / e.rho * gv.gap));
             }
@@ -886,7 +888,7 @@ fn check_steps(b: Budget) -> Result<Evidence> {
             s.label
         ));
     }
-    // L1146 is an equality when both best responses are interior (quadratic in each block).
+    // The display after (34) is an equality when both best responses are interior (quadratic in each block).
     let mut ev = Evidence::from_checks(&main, Some(("(13) without its third sum", &ctrl)))
         .with_tight(tight1146, 1e-9);
     for n in notes {

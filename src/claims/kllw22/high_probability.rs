@@ -1,6 +1,6 @@
 //! KLLW22's high-probability statements about one DP-GDA run, checked by seeded Monte Carlo over
-//! the noise with binomial confidence limits: Lemma 2 in the paper's form (L266–L274 = Lemma 13,
-//! with the σ form of its proof, L1207) and Remark 3's bound on g_w, g_v (L201–L204).
+//! the noise with binomial confidence limits: Lemma 2 in the paper's form (= Lemma 13 of App. A.4,
+//! with the σ form of its proof) and Remark 3's bound on g_w, g_v.
 //!
 //! Both need the paper-literal range ζ > exp(−p/8) *after* the union bound over the noise
 //! vectors, i.e. p > 8 ln(2T/ζ) for p_ζ and p > 8 ln(T/ζ) for p′_ζ: the checks use p = 48,
@@ -8,7 +8,7 @@
 //! and reported, not asserted.
 //!
 //! Lemma 2's proof bounds the cross term (1/T)Σ_t⟨w̄* − w_t, b_{w,t}⟩ by g_w·max_t‖b_{w,t}‖
-//! with g_w = ‖w̄* − w̄_T‖ (I-4): for fresh noise per step only the average distance
+//! with g_w = ‖w̄* − w̄_T‖ (E-KLLW22-4): for fresh noise per step only the average distance
 //! ḡ_w = (1/T)Σ_t‖w̄* − w_t‖ is justified. The corrected form, with ḡ, holds deterministically on
 //! the event that every noise norm is ≤ σ√p·p_ζ, and is asserted on every run in that event.
 
@@ -22,7 +22,6 @@ use crate::papers::kllw22::instances::{blockwise_g, instance};
 use crate::papers::kllw22::stability::{
     lemma2_c_form, lemma2_sigma_form, p_zeta, p_zeta_prime, remark3_g_bound,
 };
-use crate::papers::kllw22::tools::ZetaRange;
 use crate::papers::Reading;
 use crate::problem::{Dataset, Objective};
 use crate::rng::{NoiseSource, Stream};
@@ -32,14 +31,14 @@ pub fn claims() -> Vec<Claim> {
     vec![Claim {
         id: "kllw22.lemma2_remark3_hp",
         paper: "KLLW22",
-        item: "Lemma 2 (L266–L274, σ form L1207) and Remark 3 (L201–L204), high probability",
+        item: "Lemma 2 (σ form: proof of Lemma 13, App. A.4) and Remark 3, high probability",
         statement: "For DP-GDA with Thm 1's σ, η_t = 1/(ρt), in the range p > 8 ln(2T/ζ): with probability \
                     ≥ 1 − ζ over the noise, Δ_S^s(w̄_T, v̄_T) ≤ log(eT)(G + σ√p·p_ζ)²/(ρT) + (g_w + g_v)σ√p·p_ζ \
                     (and the printed c form with c² on the σ² term), and g_w, g_v are below Remark 3's bound; \
                     the corrected form with the average distances ḡ_w, ḡ_v holds on every run whose noise norms \
                     are all ≤ σ√p·p_ζ.",
         kind: Kind::MonteCarlo,
-        code: "claims::kllw22::high_probability",
+        code: "papers::kllw22::stability::{lemma2_sigma_form, lemma2_c_form, remark3_g_bound}",
         check: check_hp,
     }]
 }
@@ -102,7 +101,7 @@ fn one_config(
     let e = Objective::empirical(&s);
     let alg = DpGda::calibrated(t, rho, c, g, n, eps, delta, Averaging::PaperLiteral)?;
     let (tf, pf, nf) = (t as f64, p as f64, n as f64);
-    let pz = p_zeta(p, t, zeta, ZetaRange::Relaxed)?;
+    let pz = p_zeta(p, t, zeta, None)?;
     let b = alg.sigma * pf.sqrt() * pz;
     let pzp = p_zeta_prime(tf, zeta, pf);
     let mut tally = Tally::default();

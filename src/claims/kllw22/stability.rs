@@ -1,4 +1,5 @@
-//! KLLW22 §4 (stability of DP-GDA): the empirical-saddle-point stability bounds (L613, L617),
+//! KLLW22 §5.1 (stability of DP-GDA): the empirical-saddle-point stability bounds (eq. (3) and the
+//! display before it, proof of Theorem 2 in App. A.2),
 //! Definition 3's block-sum stability against the joint norm, the corrected pathwise form of
 //! Lemma 2 / eq. (8) (per-step noise), and the rate erratum of Remark 4 / Table 1.
 //!
@@ -27,12 +28,12 @@ pub fn claims() -> Vec<Claim> {
         Claim {
             id: "kllw22.esp_stability",
             paper: "KLLW22",
-            item: "eq. (3) (L613, L617)",
+            item: "eq. (3) and the display before it (proof of Theorem 2, App. A.2)",
             statement: "The empirical saddle point of a ρ-SC-SC, blockwise G-Lipschitz loss is stable: \
                         ‖Δw*‖ + ‖Δv*‖ ≤ 4G/(nρ) (block sum) and √(‖Δw*‖² + ‖Δv*‖²) ≤ 2√2G/(nρ) (joint), also with \
                         active constraints; ratio 1/(1 + ρr) on the tight interior instance.",
             kind: Kind::Exact,
-            code: "solve::saddle_point, claims::kllw22::stability",
+            code: "solve::saddle_point, papers::kllw22::stability::{eq3_block_sum, eq3_joint}",
             check: check_esp,
         },
         Claim {
@@ -60,12 +61,12 @@ pub fn claims() -> Vec<Claim> {
         Claim {
             id: "kllw22.rate_erratum",
             paper: "KLLW22",
-            item: "Thm 2 / Remark 4 (L214, L221)",
+            item: "Thm 2, Remark 4",
             statement: "The paper's own Thm 2 γ with Thm 1's σ and T = n^{2/3} is at least 4G√(log(eT)/T)/ρ, \
                         i.e. Ω(n^{−1/3}): its fitted log-log slope in n is ≈ −1/3, not the claimed \
                         O(p^{1/4}/√(nε)) (slope −1/2). DP-GDA's measured stability (coupled noise) is far below both.",
             kind: Kind::Erratum,
-            code: "claims::kllw22::stability::gamma_thm2",
+            code: "papers::kllw22::stability::{thm2_gamma, p_zeta, remark4_steps}",
             check: check_rate_erratum,
         },
     ]
@@ -274,7 +275,7 @@ fn check_lemma2_pathwise(b: Budget) -> Result<Evidence> {
 }
 
 /// max_t max(‖b_{w,t}‖, ‖b_{v,t}‖) of a traced DP-GDA run: Lemma 6's event (with the union bound
-/// behind p_ζ, L708) is that this is ≤ σ√p·p_ζ.
+/// behind p_ζ, the text after eq. (10)) is that this is ≤ σ√p·p_ζ.
 pub(super) fn max_noise_norm(run: &DpGdaRun) -> f64 {
     run.b_w
         .iter()
@@ -292,9 +293,9 @@ pub(super) fn hp_allowed_failures(m: usize, zeta: f64) -> f64 {
 }
 
 /// Thm 2's γ with g_w = g_v = 0 (the most favourable case for the paper) and B = σ√p·p_ζ, p_ζ
-/// on Lemma 6's relaxed range (E-KLLW22-12).
+/// evaluated as printed, also where Lemma 6's range fails (small p).
 fn gamma_at_sigma(g: f64, rho: f64, n: f64, t: f64, sigma: f64, p: f64, zeta: f64) -> Result<f64> {
-    let pz = p_zeta(p as usize, t as usize, zeta, ZetaRange::Relaxed)?;
+    let pz = p_zeta(p as usize, t as usize, zeta, None)?;
     Ok(thm2_gamma(g, rho, n, t, sigma * p.sqrt() * pz, 0.0))
 }
 
@@ -379,7 +380,7 @@ pub fn risk_claims() -> Vec<Claim> {
     vec![Claim {
         id: "kllw22.def2_remark1",
         paper: "KLLW22",
-        item: "Definition 2, Remark 1 (L52–L86)",
+        item: "Definition 2, Remark 1",
         statement: "The four risk notions, exact over S ~ Dⁿ on a finite support for GDA (σ = 0): weak PD risk \
                     Δ^w ≤ E[Δ^s] (Remark 1, population and empirical), excess primal risk R(w) − min R ≤ Δ^s(w, v) \
                     pointwise, and each generalization error (strong PD, primal, plain) computed as population minus \
@@ -494,20 +495,20 @@ fn check_def2(b: Budget) -> Result<Evidence> {
     Ok(ev)
 }
 
-/// KLLW22 Theorem 2 (L181–L188): the corrected pathwise core and the paper-literal
+/// KLLW22 Theorem 2: the corrected pathwise core and the paper-literal
 /// high-probability statement.
 pub fn thm2_claims() -> Vec<Claim> {
     vec![Claim {
         id: "kllw22.thm2",
         paper: "KLLW22",
-        item: "Theorem 2 (L181–L188, proof L580–L710)",
+        item: "Theorem 2 (= Theorem 5, proved in App. A.2)",
         statement: "Corrected, deterministic given the noise: for any (w, v), (w′, v′), \
-                    ‖w − w′‖ + ‖v − v′‖ ≤ 4G/(nρ) + (2/√ρ)(√Δ_S^s(w, v) + √Δ_{S′}^s(w′, v′)) (T-S3), with the \
+                    ‖w − w′‖ + ‖v − v′‖ ≤ 4G/(nρ) + (2/√ρ)(√Δ_S^s(w, v) + √Δ_{S′}^s(w′, v′)) (the chain of eq. (4)), with the \
                     gap-to-distance step ‖w − w*_S‖² + ‖v − v*_S‖² ≤ (2/ρ)Δ_S^s(w, v) (tight for quadratics); \
                     paper-literal: in the regime p > 8 ln(2T/ζ), coupled DP-GDA runs satisfy ‖Δw‖ + ‖Δv‖ ≤ γ \
-                    (L185, with the run's g_w, g_v) and all 2T noise norms ≤ σ√p·p_ζ in at least a 1 − ζ fraction.",
+                    (Theorem 2's display, with the run's g_w, g_v) and all 2T noise norms ≤ σ√p·p_ζ in at least a 1 − ζ fraction.",
         kind: Kind::MonteCarlo,
-        code: "claims::kllw22::stability::gamma_thm2, algorithms::dp_gda",
+        code: "papers::kllw22::stability::{thm2_gamma, p_zeta}, algorithms::dp_gda",
         check: check_thm2,
     }]
 }
@@ -518,7 +519,7 @@ fn check_thm2(b: Budget) -> Result<Evidence> {
     let mut st = Stream::new(21, "claims/kllw22.thm2");
     let reps = if b == Budget::Full { 200 } else { 30 };
     let tight: f64;
-    // (a) T-S3 and the gap-to-distance step on coupled runs, p ∈ {1, 2, 3}.
+    // (a) The corrected eq. (4) and the gap-to-distance step on coupled runs, p ∈ {1, 2, 3}.
     for i in 0..reps {
         let d = 1 + i % 3;
         let rho = 0.5 + st.uniform();
@@ -546,7 +547,7 @@ fn check_thm2(b: Budget) -> Result<Evidence> {
         let (nw, nv) = block_norms(d, &linalg::sub(&a.z(), &bb.z()));
         let nf = n as f64;
         let bound = eq3_block_sum(g, nf, rho) + 2.0 / rho.sqrt() * (g1.sqrt() + g2.sqrt());
-        main.observe(nw + nv, bound, format!("#{i}: T-S3"));
+        main.observe(nw + nv, bound, format!("#{i}: corrected eq. (4)"));
         ctrl.observe(
             nw + nv,
             2.0 / rho.sqrt() * (g1.sqrt() + g2.sqrt()),
@@ -603,7 +604,7 @@ fn check_thm2(b: Budget) -> Result<Evidence> {
         let gv = gap_function(&f, &e1, &ra.output.w, &ra.output.theta)?;
         let gw = linalg::norm2(&linalg::sub(&gv.w_br, &ra.output.w));
         let gvv = linalg::norm2(&linalg::sub(&gv.theta_br, &ra.output.theta));
-        let bnd = alg.sigma * (p as f64).sqrt() * p_zeta(p, t, zeta, ZetaRange::Paper)?;
+        let bnd = alg.sigma * (p as f64).sqrt() * p_zeta(p, t, zeta, Some(ZetaRange::Paper))?;
         let gamma = thm2_gamma(g, rho, n as f64, t as f64, bnd, gw + gvv);
         let (nw, nv) = block_norms(p, &linalg::sub(&ra.output.z(), &rb.output.z()));
         worst_ratio = worst_ratio.max((nw + nv) / gamma);
@@ -623,24 +624,24 @@ fn check_thm2(b: Budget) -> Result<Evidence> {
         within_noise as f64,
         "Lemma 6 + union bound: all 2T noise norms ≤ σ√p·p_ζ",
     );
-    Ok(Evidence::from_checks(&main, Some(("T-S3 without its 4G/(nρ) term", &ctrl)))
+    Ok(Evidence::from_checks(&main, Some(("the corrected eq. (4) without its 4G/(nρ) term", &ctrl)))
         .with_tight(tight, 1e-9)
         .note(format!(
             "paper-literal regime p = {p}, T = {t}, ζ = {zeta}: {within_gamma}/{runs} runs within γ (worst measured/γ {worst_ratio:.3e}), {within_noise}/{runs} with every noise norm within σ√p·p_ζ"
         )))
 }
 
-/// KLLW22 Remarks 3 and 4 (L192–L221).
+/// KLLW22 Remarks 3 and 4.
 pub fn remark_claims() -> Vec<Claim> {
     vec![Claim {
         id: "kllw22.remarks3_4",
         paper: "KLLW22",
-        item: "Remarks 3 and 4 (L192–L221)",
+        item: "Remarks 3 and 4",
         statement: "Remark 3: ρ·g_w² ≤ 2(L_S(w̄_T, v̄_T) − L_S(w̄*, v̄_T)) (and the v analogue), hence \
                     g_w² + g_v² ≤ (2/ρ)Δ_S^s(w̄_T, v̄_T), equalities for quadratics; Remark 4: Thm 2's γ ≤ γ_rude \
                     (g_w + g_v replaced by M_W + M_V, the diameters), on DP-GDA runs.",
         kind: Kind::Exact,
-        code: "claims::kllw22::stability::gamma_thm2, gap::gap_function",
+        code: "papers::kllw22::stability::thm2_gamma, gap::gap_function",
         check: check_remarks,
     }]
 }

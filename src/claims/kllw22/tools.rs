@@ -1,21 +1,20 @@
-//! KLLW22 App. A.2–A.3: the moments-accountant pieces (Lemmas 3–5) and the probabilistic tools
-//! (Lemmas 6–12).
+//! KLLW22 App. A.1–A.3: the claims on the moments-accountant pieces (Lemmas 3–5) and the
+//! probabilistic tools (Lemmas 6–12). The formulas are [`crate::papers::kllw22::tools`].
 //!
 //! Every check here is exact (closed forms, finite sums over binomial supports, quadrature with
-//! an error estimate) except the one seeded Monte Carlo twin of the χ tail in Lemma 6. Line
-//! numbers are those of the paper's text file (`papers/001_*.txt`).
+//! an error estimate) except the one seeded Monte Carlo twin of the χ tail in Lemma 6.
 //!
-//! * Lemma 3 (L482–L486), composability of log moments: checked on an adaptive two-step
+//! * Lemma 3, composability of log moments: checked on an adaptive two-step
 //!   randomized-response mechanism (exact sums over four outputs) and on the constants the proof
-//!   of Theorem 4 prints (L538–L546).
-//! * Lemma 4 (L487–L491), the tail bound: checked against the exact privacy profile of the
+//!   of Theorem 4 prints (App. A.1).
+//! * Lemma 4, the tail bound: checked against the exact privacy profile of the
 //!   composed Gaussian mechanism (μ-GDP).
-//! * Lemma 5 (L497–L501), Rényi divergence of two Gaussians: closed form against a Gauss–Kronrod
+//! * Lemma 5, Rényi divergence of two Gaussians: closed form against a Gauss–Kronrod
 //!   quadrature twin.
-//! * Lemma 6 (L560–L564), Gaussian norm concentration: exact χ² tail by finite sums.
-//! * Lemmas 7–12 (L718–L764): exact moments / tails on two-point (binomial), Gaussian and
+//! * Lemma 6, Gaussian norm concentration: exact χ² tail by finite sums.
+//! * Lemmas 7–12 (App. A.3): exact moments / tails on two-point (binomial), Gaussian and
 //!   Laplace families, closed-form best responses for Lemma 11. Lemma 9 is an erratum
-//!   (two-sided with log(1/ζ); inventory I-34). Lemma 10 holds in the printed direction
+//!   (two-sided with log(1/ζ); E-KLLW22-34). Lemma 10 holds in the printed direction
 //!   f_i ≥ f as well as in the source's f_i ≤ f (`proofs-notes/kllw22-tools.md`).
 //!
 //! The walk-through, with the tight instances and negative controls, is
@@ -47,37 +46,37 @@ pub fn claims() -> Vec<Claim> {
             id: "kllw22.lemma3",
             paper: "KLLW22",
             item: "Lemma 3",
-            statement: "Composability (L482–L486): if M runs M_1, …, M_k, each M_i allowed to depend on the \
+            statement: "Composability: if M runs M_1, …, M_k, each M_i allowed to depend on the \
                         outputs of M_1..M_{i−1}, then α_M(λ) ≤ Σ_i α_{M_i}(λ) (α_{M_i} the worst case over \
                         neighbours and over the earlier outputs); equality without adaptivity. Also the \
-                        constants of the Theorem 4 proof (L538–L546): per step α_t ≤ 2G²λ(λ+1)/(n²σ²) and \
+                        constants of the Theorem 4 proof (App. A.1): per step α_t ≤ 2G²λ(λ+1)/(n²σ²) and \
                         Σ_t α_t ≤ 4G²λ²T/(n²σ²) for λ ≥ 1, tight at λ = 1 and ‖Δ‖ = 2G/n.",
             kind: Kind::Exact,
-            code: "claims::kllw22::tools::{alpha_discrete, rr_pmf}, privacy::moments::log_moment_gaussian",
+            code: "papers::kllw22::tools::{alpha_discrete, rr_pmf}, privacy::moments::log_moment_gaussian",
             check: check_lemma3,
         },
         Claim {
             id: "kllw22.lemma4",
             paper: "KLLW22",
             item: "Lemma 4",
-            statement: "Tail bound (L487–L491): M is (ε, δ)-DP with δ = min_λ exp(α_M(λ) − λε). Checked on T \
+            statement: "Tail bound: M is (ε, δ)-DP with δ = min_λ exp(α_M(λ) − λε). Checked on T \
                         composed Gaussian mechanisms (α(λ) = Tλ(λ+1)Δ²/(2σ²) by Lemmas 3 and 5): the exact \
                         δ(ε) of the composition (μ-GDP, μ = √T·Δ/σ) is at most the tail-bound δ, minimised \
                         over real λ > 0 in closed form and over integer λ by privacy::moments.",
             kind: Kind::Exact,
-            code: "claims::kllw22::tools::lemma4_delta, privacy::moments::tail_bound_delta",
+            code: "papers::kllw22::tools::lemma4_delta, privacy::moments::tail_bound_delta",
             check: check_lemma4,
         },
         Claim {
             id: "kllw22.lemma5",
             paper: "KLLW22",
             item: "Lemma 5",
-            statement: "D_κ(N(μ, σ²I_p) ‖ N(ν, σ²I_p)) = κ‖μ − ν‖²/(2σ²) for κ ∈ (1, ∞) (L497–L501), \
-                        Definition 6 (L492–L496): the closed form equals a Gauss–Kronrod quadrature of \
+            statement: "D_κ(N(μ, σ²I_p) ‖ N(ν, σ²I_p)) = κ‖μ − ν‖²/(2σ²) for κ ∈ (1, ∞), \
+                        Definition 6: the closed form equals a Gauss–Kronrod quadrature of \
                         (κ−1)⁻¹ log ∫ P^κ Q^{1−κ} along μ − ν, and the crate's gaussian_rdp, to 1e−9 \
                         relative.",
             kind: Kind::Exact,
-            code: "claims::kllw22::tools::{renyi_gaussian, renyi_gaussian_quadrature}",
+            code: "papers::kllw22::tools::{renyi_gaussian, renyi_gaussian_quadrature}",
             check: check_lemma5,
         },
         Claim {
@@ -85,11 +84,11 @@ pub fn claims() -> Vec<Claim> {
             paper: "KLLW22",
             item: "Lemma 6",
             statement: "b ∼ N(0, σ²I_p): P(‖b‖₂ > σ√p(1 + (8 log(1/ζ)/p)^{1/4})) ≤ ζ for ζ ∈ (e^{−p/8}, 1) \
-                        (L560–L564), and on the relaxed range ζ ∈ [e^{−2p}, 1) (inventory I-12); also the \
-                        union bound behind p_ζ = 1 + (8 log(2T/ζ)/p)^{1/4} (L708): P(max over 2T \
+                        and on the relaxed range ζ ∈ [e^{−2p}, 1) (E-KLLW22-12); also the \
+                        union bound behind p_ζ = 1 + (8 log(2T/ζ)/p)^{1/4} (after eq. (10)): P(max over 2T \
                         vectors > σ√p·p_ζ) ≤ ζ in the paper-literal regime p > 8 log(2T/ζ). Exact χ² tails.",
             kind: Kind::Exact,
-            code: "claims::kllw22::tools::{chi_square_log_sf, lemma6_radius, p_zeta}",
+            code: "papers::kllw22::tools::{chi_square_log_sf, lemma6_radius}, papers::kllw22::stability::p_zeta",
             check: check_lemma6,
         },
         Claim {
@@ -97,10 +96,10 @@ pub fn claims() -> Vec<Claim> {
             paper: "KLLW22",
             item: "Lemma 7",
             statement: "For independent z_i and g_i with E_{S∖z_i}[g_i] ≤ M, E_{z_i}[g_i] = 0 and one-coordinate \
-                        changes of g_i at most β: ‖Σ g_i‖_τ ≤ 12√2·τnβ⌈log n⌉ + 4M√(τn) for τ ≥ 2 (L718–L732). \
+                        changes of g_i at most β: ‖Σ g_i‖_τ ≤ 12√2·τnβ⌈log n⌉ + 4M√(τn) for τ ≥ 2. \
                         Exact moments on g_i = ε_i(a + (b/(n−1))Σ_{j≠i} ε_j), Rademacher ε, with ⌈ln n⌉.",
             kind: Kind::Exact,
-            code: "claims::kllw22::tools::lemma7_bound",
+            code: "papers::kllw22::tools::lemma7_bound",
             check: check_lemma7,
         },
         Claim {
@@ -108,35 +107,35 @@ pub fn claims() -> Vec<Claim> {
             paper: "KLLW22",
             item: "Lemma 8",
             statement: "If ‖X‖_τ ≤ √τ·a + τ·b for all τ ≥ 2 then P(|X| > e(a√log(e/ζ) + b log(e/ζ))) ≤ ζ \
-                        (L733–L741). Exact tails of N(0, 1) (a = 1) and the Laplace law (b = 1/√2), the \
+                        Exact tails of N(0, 1) (a = 1) and the Laplace law (b = 1/√2), the \
                         moment hypotheses verified on a τ grid.",
             kind: Kind::Exact,
-            code: "claims::kllw22::tools::lemma8_radius",
+            code: "papers::kllw22::tools::lemma8_radius",
             check: check_lemma8,
         },
         Claim {
             id: "kllw22.lemma9",
             paper: "KLLW22",
             item: "Lemma 9",
-            statement: "Bernstein (L742–L748), corrected (inventory I-34): for i.i.d. z_i with |z_i| < c and \
+            statement: "Bernstein, corrected (E-KLLW22-34): for i.i.d. z_i with |z_i| < c and \
                         variance σ², each one-sided deviation of the mean exceeds √(2σ² log(1/ζ)/n) + \
                         2c log(1/ζ)/(3n) with probability ≤ ζ, and the two-sided |mean − μ| needs log(2/ζ). \
                         The printed two-sided form with log(1/ζ) is false (n = 1, Rademacher, ζ = 0.9). \
                         Exact binomial tails.",
             kind: Kind::Erratum,
-            code: "claims::kllw22::tools::lemma9_radius",
+            code: "papers::kllw22::tools::lemma9_radius",
             check: check_lemma9,
         },
         Claim {
             id: "kllw22.lemma10",
             paper: "KLLW22",
             item: "Lemma 10",
-            statement: "If f ≥ 0 is (a, b)-weakly self-bounded (Definition 7, L768–L772) with f_i ≥ f, then \
-                        P(E[f] ≥ f + t) ≤ exp(−t²/(2aE[f] + 2b)) for t > 0 (L750–L754). Exact lower tails of \
+            statement: "If f ≥ 0 is (a, b)-weakly self-bounded (Definition 7) with f_i ≥ f, then \
+                        P(E[f] ≥ f + t) ≤ exp(−t²/(2aE[f] + 2b)) for t > 0. Exact lower tails of \
                         f = h(#ones of n Bernoulli bits), f_i the sup over the i-th bit (printed form) and \
                         the inf (source form), b the smallest admissible for each a.",
             kind: Kind::Exact,
-            code: "claims::kllw22::tools::lemma10_bound",
+            code: "papers::kllw22::tools::lemma10_bound",
             check: check_lemma10,
         },
         Claim {
@@ -144,11 +143,11 @@ pub fn claims() -> Vec<Claim> {
             paper: "KLLW22",
             item: "Lemma 11",
             statement: "For ρ-SC-SC, L-smooth f, the best responses w*(v) = argmin_W f(·, v) and v*(w) = \
-                        argmax_V f(w, ·) are (L/ρ)-Lipschitz (L755–L759). Closed-form best responses of \
+                        argmax_V f(w, ·) are (L/ρ)-Lipschitz. Closed-form best responses of \
                         (ρ/2)‖w‖² + wᵀAv − (ρ/2)‖v‖² on balls; tight (ratio 1) along A's top singular \
                         direction when ‖A‖ ≥ ρ.",
             kind: Kind::Exact,
-            code: "claims::kllw22::tools::BilinearQuad",
+            code: "papers::kllw22::instances::BilinearQuad",
             check: check_lemma11,
         },
         Claim {
@@ -156,10 +155,10 @@ pub fn claims() -> Vec<Claim> {
             paper: "KLLW22",
             item: "Lemma 12",
             statement: "For i.i.d. zero-mean g_i with |g_i| ≤ M: ‖Σ g_i‖_τ ≤ 6√((Σ E g_i²)τ) + 4τM for τ ≥ 2 \
-                        (L760–L764). Exact moments of centred two-point sums (Rademacher and sparse \
+                        Exact moments of centred two-point sums (Rademacher and sparse \
                         Bernoulli), n ≤ 200.",
             kind: Kind::Exact,
-            code: "claims::kllw22::tools::lemma12_bound",
+            code: "papers::kllw22::tools::lemma12_bound",
             check: check_lemma12,
         },
     ]
@@ -208,13 +207,13 @@ fn check_lemma6(b: Budget) -> Result<Evidence> {
             }
         }
     }
-    // The union bound behind p_ζ (L708), paper-literal regime p > 8 log(2T/ζ).
+    // The union bound behind p_ζ (the text after eq. (10)), paper-literal regime p > 8 log(2T/ζ).
     let mut union_n = 0;
     for t in [1usize, 10, 50, 200] {
         for zeta in [0.5, 0.1, 0.01] {
             let need = 8.0 * (2.0 * t as f64 / zeta).ln();
             for p in [need.floor() as usize + 1, 2 * need.ceil() as usize, 400] {
-                let pz = p_zeta(p, t, zeta, ZetaRange::Paper)?;
+                let pz = p_zeta(p, t, zeta, Some(ZetaRange::Paper))?;
                 let r = (p as f64).sqrt() * pz;
                 let q = chi_square_log_sf(p, r * r)?.exp();
                 let any = -(2.0 * t as f64 * (-q).ln_1p()).exp_m1();
@@ -450,7 +449,7 @@ fn check_lemma3(b: Budget) -> Result<Evidence> {
             }
         }
     }
-    // The constants of the Theorem 4 proof (L538–L546) for the w block: per step
+    // The constants of the Theorem 4 proof (App. A.1) for the w block: per step
     // α_t = λ(λ+1)‖Δ‖²/(2σ²) with ‖Δ‖ ≤ 2G/n; composed over T steps ≤ 4G²λ²T/(n²σ²), λ ≥ 1.
     let mut paper_tight = 0.0f64;
     for (g, n, sigma) in [(1.0, 100.0, 0.05), (2.0, 1000.0, 0.01), (0.5, 10.0, 1.0)] {

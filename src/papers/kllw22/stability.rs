@@ -45,13 +45,23 @@ pub fn thm2_gamma(g: f64, rho: f64, n: f64, t: f64, b: f64, g_sum: f64) -> f64 {
 }
 
 /// p_ζ = 1 + (8 log(2T/ζ)/p)^{1/4} (KLLW22 Theorem 2, and the text after eq. (10)): Lemma 6 at
-/// level ζ/(2T), a union bound over the 2T noise vectors, so ζ/(2T) must lie in Lemma 6's
-/// range `range` (the paper's range needs p > 8 log(2T/ζ), E-KLLW22-12).
-pub fn p_zeta(p: usize, t: usize, zeta: f64, range: ZetaRange) -> Result<f64> {
+/// level ζ/(2T), a union bound over the 2T noise vectors. With `Some(range)`, ζ/(2T) must lie in
+/// Lemma 6's range (the paper's range needs p > 8 log(2T/ζ), E-KLLW22-12); with `None` the
+/// formula is evaluated as Theorem 2 prints it, without claiming that Lemma 6 applies (p ≥ 1,
+/// T ≥ 1 and ζ ∈ (0, 1) are still required).
+pub fn p_zeta(p: usize, t: usize, zeta: f64, range: Option<ZetaRange>) -> Result<f64> {
     if t == 0 {
         return Err(invalid("T", "must be ≥ 1"));
     }
-    lemma6_check_level(p, zeta / (2.0 * t as f64), range)?;
+    if p == 0 {
+        return Err(invalid("p", "must be ≥ 1"));
+    }
+    if !(zeta > 0.0 && zeta < 1.0) {
+        return Err(invalid("zeta", format!("must be in (0, 1), got {zeta}")));
+    }
+    if let Some(range) = range {
+        lemma6_check_level(p, zeta / (2.0 * t as f64), range)?;
+    }
     Ok(1.0 + (8.0 * (2.0 * t as f64 / zeta).ln() / p as f64).powf(0.25))
 }
 
@@ -121,7 +131,7 @@ mod tests {
     #[test]
     fn sigma_form_is_c_form_with_c_squared() {
         let (g, rho, t, n, p, eps, delta, c) = (1.7, 0.6, 20.0, 300.0, 48.0f64, 0.5, 1e-6, 5.0);
-        let pz = p_zeta(48, 20, 0.1, ZetaRange::Paper).unwrap();
+        let pz = p_zeta(48, 20, 0.1, Some(ZetaRange::Paper)).unwrap();
         let sigma = c * g * (t * (1.0f64 / delta).ln()).sqrt() / (n * eps);
         let b = sigma * p.sqrt() * pz;
         for g_sum in [0.0, 0.3, 2.0] {
