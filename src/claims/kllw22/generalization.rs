@@ -61,8 +61,8 @@ pub fn upper_quantile(pairs: &[(f64, f64)], zeta: f64) -> f64 {
     f64::NEG_INFINITY
 }
 
-/// The loss of [`Enumerated`]: `stability::instance(d, radius, ρ, C)`, the ρ-SC-SC data-affine
-/// quadratic on balls of the given radius (KLLW22 Assumptions 1–3, 5).
+/// The loss of [`Enumerated`]: [`crate::papers::kllw22::instances::instance`]`(d, radius, ρ, C)`,
+/// the ρ-SC-SC data-affine quadratic on balls of the given radius (KLLW22 Assumptions 1–3, 5).
 #[derive(Clone, Debug)]
 pub struct LossSpec {
     /// Block dimension p (d_w = d_v = d).
