@@ -56,7 +56,7 @@
 //! | Lemma 2 (= Lemma 13) | bound on Δ_S^s(w̄_T, v̄_T) | [`stability::lemma2_sigma_form`], [`stability::lemma2_c_form`] | `kllw22.lemma2_remark3_hp`, `kllw22.lemma2_pathwise` (corrected, E-KLLW22-4) |
 //! | Remarks 6–8, Table 1, eq. (1) | rates | not checked (O(·) statements; E-KLLW22-18, E-KLLW22-19, E-KLLW22-20) | — |
 //! | Corollary 1 (a)–(c) (= Corollary 2) | strong / weak PD generalization | [`generalization::GenBound`] (`cor1_k`, `cor1a`–`cor1c`) | `kllw22.cor1` |
-//! | Definition 4 | neighbouring datasets | [`crate::problem::Dataset`] (replace-one) | — |
+//! | Definition 4 | privacy loss c(o; M, D, D′) | inside [`tools::alpha_discrete`] (log P(o) − log Q(o)) | `kllw22.lemma3` |
 //! | Definition 5 | log moment α_M(λ) | [`tools::alpha_discrete`] | `kllw22.lemma3` |
 //! | Lemma 3 | composability of α | [`tools::alpha_discrete`], [`tools::rr_pmf`] | `kllw22.lemma3` |
 //! | Lemma 4 | tail bound δ = min_λ exp(α(λ) − λε) | [`tools::lemma4_delta`] | `kllw22.lemma4` |
