@@ -46,7 +46,7 @@ use std::f64::consts::SQRT_2;
 
 /// The smallest x with P(ratio > x) ≤ ζ for ratios weighted by `p` (the upper (1−ζ)-quantile):
 /// "P(LHS > RHS) ≤ ζ" holds iff this quantile of LHS/RHS is ≤ 1.
-pub fn upper_quantile(pairs: &[(f64, f64)], zeta: f64) -> f64 {
+fn upper_quantile(pairs: &[(f64, f64)], zeta: f64) -> f64 {
     let mut v: Vec<(f64, f64)> = pairs.to_vec();
     v.sort_by(|a, b| b.0.total_cmp(&a.0));
     // Walk from the top: include ratios while the mass strictly above the candidate stays ≤ ζ.
@@ -107,7 +107,7 @@ pub struct Enumerated {
 
 /// Per-dataset values: L̃(A), L̃_S(A), R̃(A_w), R̃_S(A_w), Δ^s(A), Δ_S^s(A).
 #[derive(Clone, Copy, Debug)]
-pub struct Values {
+struct Values {
     /// L(A(S)) + m.
     pub pop: f64,
     /// L_S(A(S)) + m.
