@@ -896,3 +896,18 @@ fn check_steps(b: Budget) -> Result<Evidence> {
     }
     Ok(ev)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantile_matches_definition() {
+        // Ratios 3 (mass 0.05), 2 (0.05), 1 (0.9): with ζ = 0.1 the quantile is 1
+        // (P(ratio > 1) = 0.1 ≤ ζ); with ζ = 0.07 it is 2.
+        let v = [(1.0, 0.9), (3.0, 0.05), (2.0, 0.05)];
+        assert_eq!(upper_quantile(&v, 0.1), 1.0);
+        assert_eq!(upper_quantile(&v, 0.07), 2.0);
+        assert_eq!(upper_quantile(&v, 0.01), 3.0);
+    }
+}
