@@ -22,8 +22,8 @@ use crate::algorithms::mode_of_halves::ModeOfHalves;
 use crate::algorithms::regularized_erm::RegularizedErm;
 use crate::algorithms::{Algorithm, RegularizedSaddlePoint};
 use crate::error::{invalid, Result};
-use crate::exact::packing::{self, Packing};
-use crate::exact::prop13::{
+use crate::papers::bgm23::packing::{self, Packing};
+use crate::papers::bgm23::prop13::{
     mode_of_halves_law, mode_of_halves_law_brute, mode_of_halves_output, mode_of_halves_stability,
     mode_of_halves_stability_brute,
 };

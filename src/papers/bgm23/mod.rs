@@ -1,2 +1,5 @@
-//! BGM23: what this paper adds to the core (notation, bounds, schedules, calibrations, exact
-//! constructions). Filled in by the per-paper move; see [`crate::papers`].
+//! BGM23 front page (filled in below).
+
+pub mod lin_box;
+pub mod packing;
+pub mod prop13;
