@@ -4,11 +4,11 @@
 use dpsaddle::algorithms::mode_of_halves::ModeOfHalves;
 use dpsaddle::algorithms::regularized_erm::RegularizedErm;
 use dpsaddle::algorithms::Algorithm;
+use dpsaddle::exact::{int, rat, BigRational};
 use dpsaddle::papers::bgm23::packing::{self, Packing};
 use dpsaddle::papers::bgm23::prop13::{
     mode_of_halves_gaps, mode_of_halves_law, mode_of_halves_law_brute, mode_of_halves_stability,
 };
-use dpsaddle::exact::{int, rat, BigRational};
 use dpsaddle::problem::{Dataset, QuadBilinear};
 use dpsaddle::rng::NoiseSource;
 

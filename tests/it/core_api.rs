@@ -4,10 +4,10 @@
 use dpsaddle::algorithms::{Algorithm, OutputPerturbation, RegularizedSaddlePoint};
 use dpsaddle::claims::{self, Budget};
 use dpsaddle::exact;
-use dpsaddle::papers::bgm23::lin_box;
 use dpsaddle::gap::gap_function;
 use dpsaddle::geometry::Domain;
 use dpsaddle::linalg::{self, Matrix};
+use dpsaddle::papers::bgm23::lin_box;
 use dpsaddle::problem::families::abs_separable::argmin_abs_quad;
 use dpsaddle::problem::{Dataset, Objective, QuadBilinear, Regularizer, SaddleFn};
 use dpsaddle::rng::{NoiseSource, Stream};

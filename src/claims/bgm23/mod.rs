@@ -11,11 +11,12 @@ use crate::algorithms::RegularizedSaddlePoint;
 use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
 use crate::error::Result;
 use crate::exact::{self, BigRational};
-use crate::papers::bgm23::lin_box;
 use crate::gap::gap_function;
 use crate::geometry::Domain;
 use crate::instances::{self, Instance};
 use crate::linalg::{self, Matrix};
+use crate::papers::bgm23::bounds::lemma2_stability_exact;
+use crate::papers::bgm23::lin_box;
 use crate::problem::{objective_value, FiniteDist, Objective, QuadBilinear, Regularizer};
 use crate::rng::Stream;
 use crate::solve::{saddle_point, SolveOptions};
@@ -180,38 +181,23 @@ fn check_lemma2(b: Budget) -> Result<Evidence> {
     for lam in &lambdas {
         for (aw, at) in &anchors {
             for n in 1..=nmax {
-                for c in exact::count_vectors(n, atoms.len()) {
-                    let (ab, bb) = lin_box::mean(&atoms, &c);
-                    let z = lin_box::reg_saddle(&ab, &bb, lam, aw, at);
-                    for a in 0..atoms.len() {
-                        if c[a] == 0 {
-                            continue;
-                        }
-                        for bb_i in 0..atoms.len() {
-                            if bb_i == a {
-                                continue;
-                            }
-                            let mut c2 = c.clone();
-                            c2[a] -= 1;
-                            c2[bb_i] += 1;
-                            let (ab2, bb2) = lin_box::mean(&atoms, &c2);
-                            let z2 = lin_box::reg_saddle(&ab2, &bb2, lam, aw, at);
-                            let d2 =
-                                (&z.0 - &z2.0) * (&z.0 - &z2.0) + (&z.1 - &z2.1) * (&z.1 - &z2.1);
-                            let nn = BigRational::from_integer(n.into());
-                            let bound = r(2, 1) * &l / (lam * &nn);
-                            let ctrl_bound = &l / (lam * &nn);
-                            let ratio = (d2.to_f64().unwrap_or(f64::NAN)).sqrt()
-                                / bound.to_f64().unwrap_or(f64::NAN);
-                            let label = format!("exact lin_box λ={lam} anchor=({aw},{at}) counts={c:?} move {a}→{bb_i}");
-                            main.observe_exact(d2 <= &bound * &bound, Some(ratio), label.clone());
-                            ctrl.observe_exact(
-                                d2 <= &ctrl_bound * &ctrl_bound,
-                                Some(2.0 * ratio),
-                                label,
-                            );
-                        }
-                    }
+                let bound = lemma2_stability_exact(&l, lam, n as u64);
+                let ctrl_bound = &bound / r(2, 1);
+                let z_of = |c: &[usize]| {
+                    let (ab, bb) = lin_box::mean(&atoms, c);
+                    lin_box::reg_saddle(&ab, &bb, lam, aw, at)
+                };
+                for mv in exact::replace_one_moves(n, atoms.len()) {
+                    let (z, z2) = (z_of(&mv.counts), z_of(&mv.neighbour));
+                    let d2 = (&z.0 - &z2.0) * (&z.0 - &z2.0) + (&z.1 - &z2.1) * (&z.1 - &z2.1);
+                    let ratio = (d2.to_f64().unwrap_or(f64::NAN)).sqrt()
+                        / bound.to_f64().unwrap_or(f64::NAN);
+                    let (c, a, bb_i) = (&mv.counts, mv.from, mv.to);
+                    let label = format!(
+                        "exact lin_box λ={lam} anchor=({aw},{at}) counts={c:?} move {a}→{bb_i}"
+                    );
+                    main.observe_exact(d2 <= &bound * &bound, Some(ratio), label.clone());
+                    ctrl.observe_exact(d2 <= &ctrl_bound * &ctrl_bound, Some(2.0 * ratio), label);
                 }
             }
         }

@@ -20,8 +20,8 @@
 //! * Lemma 17 (L352): Gap_weak ≤ E_S Gap_S + ΔL for data-affine losses (exact enumeration with
 //!   the machinery of [`super::section5`]), √2·ΔL in general.
 
-use super::section5::{self, BoxAlg, BoxInstance, ExactBox};
-use super::sgda::{mean_lcb, pair_gap};
+use super::section5::{self, BoxAlg, BoxInstance};
+use super::sgda::mean_lcb;
 use crate::algorithms::ldp_sgda::{cor16_bound, LdpSgda};
 use crate::algorithms::noisy_sgda::{alpha_hat_at, alpha_hat_explicit, NoisySgda};
 use crate::algorithms::Algorithm;
@@ -32,6 +32,11 @@ use crate::gap::gap_function;
 use crate::geometry::Domain;
 use crate::instances;
 use crate::linalg::{self, Matrix};
+use crate::papers::bgm23::bounds::lemma20_pair_gap as pair_gap;
+use crate::papers::bgm23::bounds::{
+    lemma17_bound_sq, lemma9_complexity, lemma9_printed_alpha, thm21_complexity,
+};
+use crate::papers::bgm23::exact_box::ExactBox;
 use crate::privacy::papers::{bgm23_thm21, bgm23_thm21_params, Variant};
 use crate::privacy::replacement;
 use crate::problem::{
@@ -81,7 +86,7 @@ pub fn claims() -> Vec<Claim> {
                         in the data with data-independent coupling, Gap_weak ≤ E_S Gap_S + Δ·max‖x‖ ≤ E_S Gap_S + ΔL \
                         (the printed constant). L352's \"E_C\" is E_S.",
             kind: Kind::Enumerated,
-            code: "claims::bgm23::section5::{enumerate_box, float_stats}",
+            code: "papers::bgm23::exact_box::ExactBox, papers::bgm23::bounds::lemma17_bound_sq",
             check: check_lemma17,
         },
         Claim {
@@ -450,12 +455,6 @@ fn check_thm21(b: Budget) -> Result<Evidence> {
 // ---------------------------------------------------------------------------------------------
 // Gradient complexity (Thm 21, Lemma 9)
 
-/// min{n²ε^1.5/√(d log(1/δ)), n^1.5}: Thm 21's gradient complexity without its constant.
-fn thm21_complexity(n: f64, d: u64, eps: f64, delta: f64) -> f64 {
-    let dl = d as f64 * (1.0 / delta).ln();
-    (n * n * eps.powf(1.5) / dl.sqrt()).min(n.powf(1.5))
-}
-
 /// The band of count/complexity (proofs-notes/bgm23.md, "Gradient complexity"): for ε ∈ [ε_min, 1],
 /// d log(1/δ) ≥ 1, n ≥ 4, both batch rules.
 fn count_band(eps_min: f64) -> (f64, f64) {
@@ -643,10 +642,8 @@ fn check_lemma9(b: Budget) -> Result<Evidence> {
                         None,
                         format!("{label}: count {} = m·T = {count}, ledger", out.grad_evals),
                     );
-                    let dl = d as f64 * (1.0 / delta).ln();
                     let nf = n as f64;
-                    let m9 = (nf * nf * eps.powf(1.5) / (log2n * log2n * dl.sqrt()))
-                        .min(nf.powf(1.5) / log2n.powf(1.5));
+                    let m9 = lemma9_complexity(n, d, eps, delta);
                     let lo = lo0 * (n_prime as f64 * log2n / nf).powi(2);
                     observe_band(&mut band, count as f64 / m9, lo, hi, &label);
                     let a_exp = alpha_hat_explicit(
@@ -659,7 +656,7 @@ fn check_lemma9(b: Budget) -> Result<Evidence> {
                         eps,
                         delta,
                     );
-                    let printed = log2n * l * dl.sqrt() / (nf * eps);
+                    let printed = lemma9_printed_alpha(n, d, l, eps, delta);
                     notes.push(format!(
                         "{label}: T={} m={} count={count} (/Lemma 9's min{{…}} = {:.4}); α̂_explicit(n′) = {a_exp:.4}, \
                          Lemma 9's printed rate log₂n·L√(d log(1/δ))/(nε) = {printed:.4} (ratio {:.2}; the L/√n′ term it omits: {:.4})",
@@ -1076,12 +1073,12 @@ fn check_lemma17(b: Budget) -> Result<Evidence> {
         let dl = (exact::to_f64(&(&s.delta2 * &inst.l * &inst.l))).sqrt();
         let dlx = (exact::to_f64(&(&s.delta2 * &lx2))).sqrt();
         main.observe_exact(
-            le_sqrt(&gen, &(&s.delta2 * &inst.l * &inst.l))?,
+            le_sqrt(&gen, &lemma17_bound_sq(&s.delta2, &(&inst.l * &inst.l)))?,
             (dl > 0.0).then(|| g / dl),
             label.clone(),
         );
         sharp.observe_exact(
-            le_sqrt(&gen, &(&s.delta2 * &lx2))?,
+            le_sqrt(&gen, &lemma17_bound_sq(&s.delta2, &lx2))?,
             (dlx > 0.0).then(|| g / dlx),
             label.clone(),
         );

@@ -13,6 +13,12 @@ use crate::algorithms::rr_paths::{enumerate_paths, PathMoments};
 use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
 use crate::error::Result;
 use crate::linalg;
+use crate::papers::bgm23::bounds::{
+    cor10_complexity, lemma19_eq7_bound, lemma19_p1_bound, lemma19_p2_bound, lemma19_p2_step,
+    lemma19_star_to_tilde_bound, thm12_noise_budget, thm12_radius_budget, thm18_bound,
+    thm18_hypothesis, thm5_step_iv,
+};
+use crate::papers::Reading;
 use crate::problem::{FiniteDist, QuadBilinear, SaddleFn};
 
 /// The Algorithm 1 claims (Lemma 19, Thm 18, the schedule facts).
@@ -154,7 +160,7 @@ fn run_config(cfg: &Config) -> Result<Run> {
         && m.rounds
             .iter()
             .enumerate()
-            .all(|(i, r)| r.e <= b * b / (12.0 * 4f64.powi(i as i32 + 1)));
+            .all(|(i, r)| r.e <= thm18_hypothesis(b, i + 1));
     Ok(Run {
         label: format!(
             "c={} p={} n′={} T={} λ={:.4} {}",
@@ -207,7 +213,7 @@ fn check_lemma19(b: Budget) -> Result<Evidence> {
             ctrl.observe(r.f, np * delta * delta / 8.0, lab("F_t ≤ n′Δ*²/8"));
             main.observe(
                 np * delta * delta,
-                sch.lipschitz.powi(2) / (inc * inc * np),
+                lemma19_eq7_bound(sch.lipschitz, inc, sch.n_prime),
                 lab("n′Δ*² ≤ L²/(2^{2t}λ²n′)"),
             );
             main.observe(r.g, delta * run.l / inc, lab("G_t ≤ Δ*L/(2^tλ)"));
@@ -215,11 +221,15 @@ fn check_lemma19(b: Budget) -> Result<Evidence> {
                 let p = &run.m.rounds[i - 1];
                 main.observe(
                     r.star_to_prev_tilde,
-                    0.5 * p.g + 2.0 * p.e + 2.0 * p.f,
-                    lab("L429"),
+                    lemma19_star_to_tilde_bound(p.g, p.e, p.f),
+                    lab("proof of Lemma 19, display after eq. (8)"),
                 );
-                main.observe(r.p2, p.g + 8.0 * p.e + 8.0 * p.f, lab("P.2 corrected"));
-                let lit = 0.5 * p.g + 6.0 * p.e + 6.0 * p.f;
+                main.observe(
+                    r.p2,
+                    lemma19_p2_step(Reading::Corrected, p.g, p.e, p.f),
+                    lab("P.2 corrected"),
+                );
+                let lit = lemma19_p2_step(Reading::PaperLiteral, p.g, p.e, p.f);
                 if lit > 0.0 {
                     literal_p2_worst = literal_p2_worst.max(r.p2 / lit);
                 }
@@ -235,12 +245,8 @@ fn check_lemma19(b: Budget) -> Result<Evidence> {
                 );
                 d_hat_literal_worst = d_hat_literal_worst
                     .max(rms / DistanceRule::PaperLiteral.d_hat(sch.diameter, t));
-                main.observe(r.p1, bb / 4f64.powi(t as i32), lab("P.1 ≤ B²/2^{2t}"));
-                main.observe(
-                    r.p2,
-                    bb / 4f64.powi(t as i32 - 1),
-                    lab("P.2 ≤ B²/2^{2(t−1)}"),
-                );
+                main.observe(r.p1, lemma19_p1_bound(bb, t), lab("P.1 ≤ B²/2^{2t}"));
+                main.observe(r.p2, lemma19_p2_bound(bb, t), lab("P.2 ≤ B²/2^{2(t−1)}"));
             }
         }
     }
@@ -296,10 +302,7 @@ fn check_thm18(b: Budget) -> Result<Evidence> {
         );
         if run.paper_regime {
             let sch = &run.sch;
-            let t = sch.rounds as f64;
-            let bb = sch.diameter;
-            let bound = 2f64.sqrt() * bb * run.l / 2f64.powi(sch.rounds as i32)
-                + 12.0 * t * sch.lambda * bb * bb;
+            let bound = thm18_bound(sch.diameter, run.l, sch.lambda, sch.rounds);
             final_worst = final_worst.max(th.gap_output / bound);
             main.observe(
                 th.gap_output,
@@ -582,10 +585,7 @@ fn lin_box_data(n: usize, p: f64, seed: u64) -> Result<crate::problem::Dataset> 
     )
 }
 
-/// F(w̄, θ) − F(w, θ̄) for concatenated points.
-fn pair_gap(f: &dyn SaddleFn, obj: &crate::problem::Objective, zbar: &[f64], z: &[f64]) -> f64 {
-    crate::claims::bgm23::sgda::pair_gap(f, obj, zbar, z)
-}
+use crate::papers::bgm23::bounds::lemma20_pair_gap as pair_gap;
 
 fn check_thm5(b: Budget) -> Result<Evidence> {
     use crate::algorithms::recursive_regularization::lambda_thm5;
@@ -596,15 +596,14 @@ fn check_thm5(b: Budget) -> Result<Evidence> {
             for t in 1..=6 {
                 let (bb, l) = (1.0, 1.0);
                 let lam = lambda_thm5(bb, ah, l, np);
-                let p = 4f64.powi(t);
                 main.observe(
                     48.0 * l / (bb * (np as f64).sqrt()),
                     lam,
                     format!("n′={np} α̂={ah}: λ ≥ 48L/(B√n′)"),
                 );
                 main.observe(
-                    2.0 * bb * ah / (2f64.powi(t) * 2f64.powi(t - 1) * lam),
-                    bb * bb / (12.0 * p),
+                    thm5_step_iv(bb, ah, lam, t),
+                    thm18_hypothesis(bb, t as usize),
                     format!("n′={np} α̂={ah} t={t}: step (iv)"),
                 );
             }
@@ -824,7 +823,6 @@ fn check_thm12(_b: Budget) -> Result<Evidence> {
                 for &delta in &[1e-3, 1e-6, 1e-9] {
                     let lam = lambda_thm12(bb, l, np, d, eps, delta);
                     for t in 1..=5u32 {
-                        let p = 4f64.powi(t as i32);
                         let sigma = crate::privacy::papers::bgm23_thm12_sigma(
                             l, lam, np as u64, t, eps, delta,
                         )?;
@@ -833,24 +831,24 @@ fn check_thm12(_b: Budget) -> Result<Evidence> {
                         let lab = format!("n′={np} d={d} ε={eps} δ={delta:e} t={t}");
                         main.observe(
                             noise,
-                            bb * bb / (36.0 * p),
+                            thm12_noise_budget(bb, t),
                             format!("{lab}: dσ² ≤ B²/(36·4^t)"),
                         );
                         main.observe(
                             r * r,
-                            bb * bb / (25.0 * p),
+                            thm12_radius_budget(bb, t),
                             format!("{lab}: r² ≤ B²/(25·4^t)"),
                         );
                         main.observe(
                             noise + r * r,
-                            bb * bb / (12.0 * p),
+                            thm18_hypothesis(bb, t as usize),
                             format!("{lab}: sum ≤ B²/(12·4^t)"),
                         );
                         // Control: λ without the 48 (λ/48) breaks the first inequality.
                         let sig2 = sigma * 48.0;
                         ctrl.observe(
                             d as f64 * sig2 * sig2,
-                            bb * bb / (36.0 * p),
+                            thm12_noise_budget(bb, t),
                             format!("{lab}: λ/48"),
                         );
                     }
@@ -1068,8 +1066,8 @@ fn noisy_spec(eps: f64) -> AempSpec {
 
 fn check_cor10(b: Budget) -> Result<Evidence> {
     use crate::privacy::papers::{bgm23_thm21_params, Variant};
-    let f = crate::claims::bgm23::rates::loss()?;
-    let dist = crate::claims::bgm23::rates::distribution(&[0.0; 10], 0.5)?;
+    let f = crate::papers::bgm23::instances::rate_loss()?;
+    let dist = crate::papers::bgm23::instances::rate_distribution(&[0.0; 10], 0.5)?;
     let k = f.constants(&dist.atoms);
     let (l, bb) = (k.lipschitz, k.diameter);
     let ns: &[usize] = if b == Budget::Full {
@@ -1098,7 +1096,7 @@ fn check_cor10(b: Budget) -> Result<Evidence> {
                 a_emp: noisy_spec(eps),
                 record_exact: false,
             };
-            let s = crate::claims::bgm23::rates::sample(&dist, n, 7)?;
+            let s = crate::papers::bgm23::instances::rate_sample(&dist, n, 7)?;
             let run = alg.run_with(&alg.a_emp, &f, &s, &mut crate::rng::NoiseSource::sample(7))?;
             let p = bgm23_thm21_params(4.0, np as u64, 10, l, eps, 1e-5, Variant::Corrected)?;
             let expected = sch.rounds as u64 * p.batch * p.iterations;
@@ -1123,10 +1121,7 @@ fn check_cor10(b: Budget) -> Result<Evidence> {
                 per_round,
                 format!("{lab}: one round's budget"),
             );
-            let nf = n as f64;
-            let ln = nf.ln();
-            let shape = (nf * nf * eps.powf(1.5) / (ln * (10.0 * (1e5f64).ln()).sqrt()))
-                .min(nf.powf(1.5) / ln.sqrt());
+            let shape = cor10_complexity(n as f64, 10.0 * (1e5f64).ln(), eps);
             details.push(format!(
                 "{lab}: {} evaluations, {:.3} × Cor 10's min{{…}}",
                 run.output.grad_evals,
@@ -1146,14 +1141,14 @@ fn check_cor10(b: Budget) -> Result<Evidence> {
 
 fn check_thm5_relacc(b: Budget) -> Result<Evidence> {
     use crate::claims::bgm23::sgda::{mean_lcb, Z999};
-    let f = crate::claims::bgm23::rates::loss()?;
-    let dist = crate::claims::bgm23::rates::distribution(&[0.0; 10], 0.5)?;
+    let f = crate::papers::bgm23::instances::rate_loss()?;
+    let dist = crate::papers::bgm23::instances::rate_distribution(&[0.0; 10], 0.5)?;
     let k = f.constants(&dist.atoms);
     let (l, bb) = (k.lipschitz, k.diameter);
     let n = 12_000;
     let seeds: u64 = if b == Budget::Full { 200 } else { 16 };
     let sch = Schedule::free(n, 4_000, 3, l / (bb * 16.0), l, bb, DistanceRule::Corrected)?;
-    let s = crate::claims::bgm23::rates::sample(&dist, n, 11)?;
+    let s = crate::papers::bgm23::instances::rate_sample(&dist, n, 11)?;
     let alg = RecursiveRegularization {
         schedule: sch.clone(),
         start_w: vec![0.0; 5],
