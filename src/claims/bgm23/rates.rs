@@ -6,8 +6,8 @@
 //! with four fixed atoms x = (a, b); the population gap Ĝap(z̄_T) of F_D is exact (the finite
 //! distribution). Expectations over S (and the noise) are Monte Carlo over seeded replicates.
 //!
-//! **λ.** The theorems' constant 48 makes T = ⌊log₂(L/(Bλ))⌋ = 0 for every n′ < 9216 (inventory
-//! I-60), so the experiments use the theorems' λ with 48 replaced by κ = 1:
+//! **λ.** The theorems' constant 48 makes T = ⌊log₂(L/(Bλ))⌋ = 0 for every n′ < 9216
+//! (E-BGM23-60), so the experiments use the theorems' λ with 48 replaced by κ = 1:
 //! λ = κL/(B√n′) (Thm 18 / Thm 5 with α̂ = 0) and λ = κ(L/√n′ + L√(d log(2/δ))/(n′ε))/B (Thm 12).
 //! The rate (the exponent) does not depend on κ; Thm 18's explicit bound is evaluated with the
 //! λ actually used.
@@ -197,7 +197,7 @@ fn check_rate_n(b: Budget) -> Result<Evidence> {
         );
         ev = ev.note(format!(
             "Thm 18 with its own λ at n = 10⁶: T = {}, gap {:.4e} ± {:.1e}, bound {:.3e} (ratio {:.3e}; the bound exceeds \
-             max Ĝap ≤ √2·L·B here, I-60)",
+             max Ĝap ≤ √2·L·B here, E-BGM23-60)",
             p.rounds, p.mean, p.se, p.bound, p.mean / p.bound
         ));
         ev.pass = ev.pass && main.pass();

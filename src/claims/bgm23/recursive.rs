@@ -1,5 +1,6 @@
 //! BGM23 §4 and App. B: Recursive Regularization (Algorithm 1) and its analysis, Lemma 19,
-//! Theorem 18, and the text claims about the schedule (L131, L152, L170, L465, L477).
+//! Theorem 18, and the facts about the schedule stated in Algorithm 1, §3 and the proofs of
+//! Theorems 18 and 5.
 //!
 //! The workhorse is LIN-box (`QuadBilinear::lin_box(c)`, B = 1) with the two antipodal unit atoms
 //! (3/5, 4/5), (−3/5, −4/5): every expectation over S is a finite sum over count paths
@@ -31,8 +32,8 @@ pub fn claims() -> Vec<Claim> {
             statement: "Each step of Lemma 19's proof, with E_t, F_t, G_t exact over all count paths: \
                         (6) E‖z̄_t − z*_t‖² ≤ 3(E_t + F_t + E‖z̃_t − z*_t‖²) and E‖z̃_t − z*_t‖² ≤ G_t; \
                         (7) F_t ≤ n′(Δ*_t)² ≤ L²/(2^{2t}λ²n′); G_t ≤ Δ*_t·L/(2^tλ); \
-                        L429 E‖z*_t − z̃_{t−1}‖² ≤ ½G_{t−1} + 2E_{t−1} + 2F_{t−1}; \
-                        P.2 (corrected, I-13) E‖z*_t − z̄_{t−1}‖² ≤ G_{t−1} + 8E_{t−1} + 8F_{t−1}; \
+                        the display after eq. (8), E‖z*_t − z̃_{t−1}‖² ≤ ½G_{t−1} + 2E_{t−1} + 2F_{t−1}; \
+                        P.2 (corrected, E-BGM23-13) E‖z*_t − z̄_{t−1}‖² ≤ G_{t−1} + 8E_{t−1} + 8F_{t−1}; \
                         and, where Thm 18's hypotheses hold, P.1 ≤ B²/2^{2t}, P.2 ≤ B²/2^{2(t−1)}.",
             kind: Kind::Enumerated,
             code: "algorithms::rr_paths::enumerate_paths, algorithms::recursive_regularization",
@@ -42,7 +43,7 @@ pub fn claims() -> Vec<Claim> {
             id: "bgm23.thm18",
             paper: "BGM23",
             item: "Theorem 18",
-            statement: "Pathwise: Ĝap(z*_T) ≤ 2Bλ Σ_{t<T} 2^{t+1}‖z*_T − z̄_t‖ (L451–L453) and \
+            statement: "Pathwise: Ĝap(z*_T) ≤ 2Bλ Σ_{t<T} 2^{t+1}‖z*_T − z̄_t‖ (proof of Thm 18, the display after eq. (10)) and \
                         Ĝap(z̄_T) − Ĝap(z*_T) ≤ √2L‖z̄_T − z*_T‖ (eq. (9)); hence the λ-free bound (★) \
                         Ĝap(z̄_T) ≤ √2L‖z̄_T − z*_T‖ + 4λB[Σ_t 2^t‖z*_{t+1} − z̄_t‖ + Σ_{r≥1}(2^r − 1)(‖z*_{r+1} − z̄_r‖ + ‖z̄_r − z*_r‖)] \
                         on every path and in expectation; under the hypotheses, Gap(R) ≤ √2BL/2^T + 12TλB².",
@@ -53,10 +54,10 @@ pub fn claims() -> Vec<Claim> {
         Claim {
             id: "bgm23.alg1_schedule",
             paper: "BGM23",
-            item: "Algorithm 1 (L131, L170, L465, L477)",
-            statement: "With T = ⌊log₂(L/(Bλ))⌋: T·n′ ≤ n and the chunks are disjoint (L131); T ≤ ½log₂n′ \
-                        when λ ≥ L/(B√n′) (L465); every f^(t) is (L + 2BΛ_t) ≤ 5L-Lipschitz on W×Θ (L477); \
-                        F^(t) is μ_t = (2^{t+2} − 4)λ ≥ 2^{t+1}λ strongly monotone (L170), with equality \
+            item: "Algorithm 1",
+            statement: "With T = ⌊log₂(L/(Bλ))⌋: T·n′ ≤ n and the chunks are disjoint (Algorithm 1, line 2); T ≤ ½log₂n′ \
+                        when λ ≥ L/(B√n′) (end of the proof of Thm 18); every f^(t) is (L + 2BΛ_t) ≤ 5L-Lipschitz on W×Θ (proof of Thm 5); \
+                        F^(t) is μ_t = (2^{t+2} − 4)λ ≥ 2^{t+1}λ strongly monotone (§3, proof sketch after Lemma 7), with equality \
                         for bilinear f.",
             kind: Kind::Exact,
             code: "algorithms::recursive_regularization::Schedule",
@@ -252,13 +253,13 @@ fn check_lemma19(b: Budget) -> Result<Evidence> {
     }
     Ok(Evidence::from_checks(&main, Some(("F_t ≤ n′(Δ*_t)²/8", &ctrl)))
         .note(format!(
-            "paper's P.2 form ½G + 6E + 6F (unproven, I-13): worst ratio {literal_p2_worst:.4} (recorded)"
+            "paper's P.2 form ½G + 6E + 6F (unproven, E-BGM23-13): worst ratio {literal_p2_worst:.4} (recorded)"
         ))
         .note(format!(
-            "P.1 over 3(E + F + G) (the slack of L420): worst {p1_loose:.4}"
+            "P.1 over 3(E + F + G) (the slack at the end of P.1 in the proof of Lemma 19): worst {p1_loose:.4}"
         ))
         .note(format!(
-            "RMS start distance over the printed D̂_t = B/2^t (I-9), Thm 18 regime: worst {d_hat_literal_worst:.4} (recorded)"
+            "RMS start distance over the printed D̂_t = B/2^t (E-BGM23-9), Thm 18 regime: worst {d_hat_literal_worst:.4} (recorded)"
         ))
         .note(format!(
             "{regime} round-instances in Thm 18's regime (λ = 48L/(B√n′), E_t ≤ B²/(12·4^t))"
@@ -266,7 +267,7 @@ fn check_lemma19(b: Budget) -> Result<Evidence> {
 }
 
 /// Thm 18: the pathwise decomposition and (★), and the final bound where its hypotheses hold.
-/// Negative control: L453 with Bλ in place of 2Bλ.
+/// Negative control: the display after eq. (10) with Bλ in place of 2Bλ.
 fn check_thm18(b: Budget) -> Result<Evidence> {
     let mut main = BoundCheck::new(1e-9, 1e-12);
     let mut ctrl = BoundCheck::new(1e-9, 1e-12);
@@ -278,7 +279,7 @@ fn check_thm18(b: Budget) -> Result<Evidence> {
         main.observe(
             th.worst_l453_ratio,
             1.0,
-            format!("{}: L453 pathwise", run.label),
+            format!("{}: display after eq. (10) pathwise", run.label),
         );
         ctrl.observe(
             th.worst_l453_ratio_halved,
@@ -311,7 +312,7 @@ fn check_thm18(b: Budget) -> Result<Evidence> {
             );
         }
     }
-    // L451–L453 holds for any centres in W×Θ: random centres, λ, T and D make it nearly tight.
+    // The display after eq. (10) holds for any centres in W×Θ: random centres, λ, T and D make it nearly tight.
     let mut st = crate::rng::Stream::new(5, "claims/bgm23.thm18/random_centres");
     let reps = if b == Budget::Full { 20_000 } else { 2_000 };
     let mut random_worst: f64 = 0.0;
@@ -357,22 +358,23 @@ fn check_thm18(b: Budget) -> Result<Evidence> {
             .sum();
         let bd = 2.0 * k.diameter * lambda * sum;
         let lab = format!("random centres #{i} (c={c}, T={tt})");
-        main.observe(g, bd, format!("{lab}: L453"));
+        main.observe(g, bd, format!("{lab}: display after eq. (10)"));
         ctrl.observe(g, bd / 2.0, format!("{lab}: Bλ"));
         if bd > 0.0 {
             random_worst = random_worst.max(g / bd);
         }
     }
-    Ok(
-        Evidence::from_checks(&main, Some(("2Bλ → Bλ in L453", &ctrl)))
-            .note(format!(
-                "L453 on {reps} random-centre instances: worst ratio {random_worst:.4}"
-            ))
-            .note(format!("{paths} leaves (count paths) enumerated"))
-            .note(format!(
-                "final bound (vacuous at these sizes, I-60): worst Gap(R)/bound {final_worst:.3e}"
-            )),
+    Ok(Evidence::from_checks(
+        &main,
+        Some(("2Bλ → Bλ in the display after eq. (10)", &ctrl)),
     )
+    .note(format!(
+        "display after eq. (10) on {reps} random-centre instances: worst ratio {random_worst:.4}"
+    ))
+    .note(format!("{paths} leaves (count paths) enumerated"))
+    .note(format!(
+        "final bound (vacuous at these sizes, E-BGM23-60): worst Gap(R)/bound {final_worst:.3e}"
+    )))
 }
 
 /// The schedule facts. Negative control: claiming modulus 2μ_t.
@@ -380,7 +382,7 @@ fn check_alg1_schedule(b: Budget) -> Result<Evidence> {
     let mut main = BoundCheck::new(1e-12, 1e-13);
     let mut ctrl = BoundCheck::new(1e-12, 1e-13);
     let mut tight: f64 = 0.0;
-    // L131, L465: over a grid of n and λ ≥ L/(B√n′).
+    // Algorithm 1 line 2 and the end of the proof of Thm 18: over a grid of n and λ ≥ L/(B√n′).
     let ns: Vec<usize> = if b == Budget::Full {
         (4..=24).map(|k| 1usize << k).collect()
     } else {
@@ -426,7 +428,7 @@ fn check_alg1_schedule(b: Budget) -> Result<Evidence> {
             main.observe_exact(disjoint, None, format!("{lab}: disjoint chunks"));
         }
     }
-    // L477 and L170 on actual runs: LIN-box (c = 0 and 1/2), sampled points.
+    // The proof of Thm 5 (5L) and §3 (modulus) on actual runs: LIN-box (c = 0 and 1/2), sampled points.
     let mut st = crate::rng::Stream::new(11, "claims/bgm23.alg1_schedule/points");
     for &c in &[0.0, 0.5] {
         let f = QuadBilinear::lin_box(c)?;
@@ -537,7 +539,7 @@ pub fn subroutine_claims() -> Vec<Claim> {
             paper: "BGM23",
             item: "Theorem 12",
             statement: "With λ = (48/B)(L/√n′ + L√(d log(2/δ))/(n′ε)): dσ_t² ≤ B²/(36·2^{2t}), r_t² ≤ B²/(25·2^{2t}), \
-                        their sum ≤ B²/(12·2^{2t}) (Thm 18's hypothesis, L226–L234); with a certified solver the \
+                        their sum ≤ B²/(12·2^{2t}) (Thm 18's hypothesis; proof of Thm 12, utility); with a certified solver the \
                         round sensitivity is ≤ Δ*_t + 2r_t, and σ_t covers it: 8√(log(2/δ)) ≥ (1 + 2δ/5)√(2ln(1.25/δ)).",
             kind: Kind::Exact,
             code: "algorithms::recursive_regularization::output_perturbation_round, privacy::papers::bgm23_thm12",
@@ -546,7 +548,7 @@ pub fn subroutine_claims() -> Vec<Claim> {
         Claim {
             id: "bgm23.thm12_sensitivity",
             paper: "BGM23",
-            item: "Thm 12 (sensitivity, L224)",
+            item: "Thm 12 (proof, privacy guarantee)",
             statement: "The printed '2L/(2^tλn′) uniform argument stability' after the Markov step is false: an \
                         admissible solver (E‖ẑ − z*‖² = r_t²) on the Lemma 2 tight instance reaches \
                         ‖ẑ(S) − ẑ(S′)‖ = 3L/(2λn′) at t = 1 on the good event. Corrected: 3L/(2^tλn′).",

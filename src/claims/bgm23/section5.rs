@@ -1,5 +1,6 @@
-//! BGM23 §5 (limitations of prior approaches) — Prop 13, Prop 14, the remark after it (L260),
-//! Thm 15 with its matching upper bound (L264) and the missing condition Δ ≤ B (an erratum) —
+//! BGM23 §5 (limitations of prior approaches) — Prop 13, Prop 14, the paragraph after it
+//! ("Tradeoff between Accuracy and Stability"), Thm 15 with its matching upper bound (the
+//! paragraph after Thm 15) and the missing condition Δ ≤ B (an erratum) —
 //! and the two stability lemmas of §3 they rest on, Lemma 6 (weak-gap generalization) and
 //! Lemma 7 (variance from stability).
 //!
@@ -51,7 +52,7 @@ pub fn claims() -> Vec<Claim> {
             paper: "BGM23",
             item: "Lemma 6 (with Lemma 17)",
             statement: "For Δ-UAS A: Ĝap(E A) ≤ Gap_weak(A) ≤ E_S Gap_S(A) + c·ΔL. Asserted with the constant the \
-                        proof supports under joint Lipschitzness, c = √2 (inventory I-11); the printed c = 1 is \
+                        proof supports under joint Lipschitzness, c = √2 (E-BGM23-11); the printed c = 1 is \
                         recorded (it held on every instance, and is provable for data-affine losses).",
             kind: Kind::Enumerated,
             code: "papers::bgm23::exact_box::ExactBox, papers::bgm23::bounds::lemma6_gen_bound_sq, papers::Reading, gap::{strong_gap, weak_gap}, stability::uas_over_support",
@@ -83,7 +84,7 @@ pub fn claims() -> Vec<Claim> {
             paper: "BGM23",
             item: "Prop 14",
             statement: "If E‖A(S) − E A‖² ≤ τ² and f is L-Lipschitz then Gap(A) − Gap_weak(A) ≤ L·τ; equality on \
-                        Prop 13's instance (p = 1/2, n ≡ 2 mod 4). (The proof as written supports √2·L·τ, I-38; \
+                        Prop 13's instance (p = 1/2, n ≡ 2 mod 4). (The proof as written supports √2·L·τ, E-BGM23-38; \
                         the printed L·τ held everywhere.)",
             kind: Kind::Enumerated,
             code: "papers::bgm23::prop13::mode_of_halves_law, papers::bgm23::exact_box::ExactBox, papers::bgm23::bounds::prop14_bound_sq, stability::output_variance",
@@ -92,7 +93,7 @@ pub fn claims() -> Vec<Claim> {
         Claim {
             id: "bgm23.remark_l260",
             paper: "BGM23",
-            item: "remark after Prop 14 (L260)",
+            item: "§5, paragraph after Prop 14 (Tradeoff between Accuracy and Stability)",
             statement: "A deterministic Δ-UAS A on an L-Lipschitz data-affine loss has strong-gap generalization \
                         Gap(A) − E_S Gap_S(A) ≤ ΔL + √2·√n·ΔL (Lemma 17 + Prop 14 + Lemma 7; the paper's words: \
                         \"√nΔL\"), and the weak-gap rate √2·ΔL does not carry over to the strong gap.",
@@ -114,7 +115,7 @@ pub fn claims() -> Vec<Claim> {
         Claim {
             id: "bgm23.remark_l264",
             paper: "BGM23",
-            item: "remark after Thm 15 (L264)",
+            item: "§5, paragraph after Thm 15",
             statement: "\"Lemma 2 shows this bound is tight\": the regularized ERM has excess ≤ λR²/2 = R²L/(Δn) \
                         with Δ = 2L/(λn), twice Thm 15's lower bound, and on the packing it attains the lower \
                         bound R²L/(2Δn) exactly.",
@@ -183,7 +184,7 @@ pub(crate) struct BoxInstance {
     pub(crate) l: Q,
 }
 
-/// The three unit atoms of the inventory, P = (1/2, 1/3, 1/6), on LIN-box with coupling c:
+/// Three unit atoms, P = (1/2, 1/3, 1/6), on LIN-box with coupling c:
 /// L = 1 + |c|/2 (‖(a, b)‖ = 1 and ‖(cθ, cw)‖ ≤ |c|·1/2).
 fn lin_box3(c: Q) -> BoxInstance {
     let l = qi(1) + c.abs() / qi(2);
@@ -436,7 +437,7 @@ pub(crate) fn small_grid(nmax: usize) -> Vec<(BoxInstance, BoxAlg, usize)> {
 
 /// Rademacher data on LIN-box with a strong coupling (c = 4, L = 3) and weak regularization:
 /// the regularized saddle point nearly interpolates, so its strong gap generalizes at the √n·Δ
-/// rate, not the Δ rate (remark L260's point).
+/// rate, not the Δ rate (the point of §5's tradeoff paragraph).
 pub(crate) fn coupled_grid(ns: &[usize]) -> Vec<(BoxInstance, BoxAlg, usize)> {
     let mut v = Vec::new();
     for lam in [q(1, 100), q(1, 10)] {
@@ -460,7 +461,7 @@ fn lemma6_holds(reading: Reading, weak: &Q, emp: &Q, d2l2: &Q) -> Result<bool> {
 }
 
 /// Lemma 6: Ĝap(E A) ≤ Gap_weak ≤ E Gap_S + c·ΔL, exact on LIN-box (regularized saddle points),
-/// on Prop 13's mode algorithm and on the ERM instance of the inventory; in floats on the
+/// on Prop 13's mode algorithm and on an ERM instance (f = x·w); in floats on the
 /// non-data-affine abs-separable family. Negative control: the ΔL term dropped, rejected by the
 /// ERM instance (Gap_weak = 5/32 > 0 = E Gap_S at n = 3).
 fn check_lemma6(b: Budget) -> Result<Evidence> {
@@ -727,7 +728,7 @@ fn check_lemma7(b: Budget) -> Result<Evidence> {
 // ---------------------------------------------------------------------------------------------
 // Prop 13
 
-/// The inventory's exact table (§5.1): (n, p, s0, Gap, Gap_weak).
+/// A table of exact values (proofs-notes/bgm23.md, Prop 13): (n, p, s0, Gap, Gap_weak).
 fn prop13_table() -> Vec<(u64, Q, Q, Q, Q)> {
     let half = q(1, 2);
     let mut v = Vec::new();
@@ -772,7 +773,7 @@ fn prop13_table() -> Vec<(u64, Q, Q, Q, Q)> {
     v
 }
 
-/// The inventory's n = 100 entry: Gap − Gap_weak = 124936162550609/70368744177664 (p = 1/2).
+/// The table's n = 100 entry: Gap − Gap_weak = 124936162550609/70368744177664 (p = 1/2).
 pub fn prop13_n100_diff() -> Q {
     Q::new(
         BigInt::from(124_936_162_550_609i64),
@@ -781,9 +782,9 @@ pub fn prop13_n100_diff() -> Q {
 }
 
 /// Prop 13 in exact rationals: the formula for every n ≤ 40 (102 at full budget), p ∈ {1/2,
-/// 3/5, 9/10}, s0 ∈ {−1, 0, 1}; brute force over {±1}ⁿ for n ≤ 12 (14); the inventory table; the
+/// 3/5, 9/10}, s0 ∈ {−1, 0, 1}; brute force over {±1}ⁿ for n ≤ 12 (14); the table of exact values; the
 /// float path and the `ModeOfHalves` algorithm against the exact law; the zero strong-gap
-/// generalization of L254. Negative controls: "Gap − Gap_weak = 2" at n ≡ 0 (mod 4), and the
+/// generalization stated in the proof of Prop 13. Negative controls: "Gap − Gap_weak = 2" at n ≡ 0 (mod 4), and the
 /// gaps swapped.
 fn check_prop13(b: Budget) -> Result<Evidence> {
     let full = b == Budget::Full;
@@ -834,7 +835,7 @@ fn check_prop13(b: Budget) -> Result<Evidence> {
             }
         }
     }
-    // The inventory's table, and the n = 100 entry.
+    // The table of exact values, and the n = 100 entry.
     let mut table = BoundCheck::new(0.0, 0.0);
     for (n, p, s0, strong, weak) in prop13_table() {
         let law = mode_of_halves_law(&p, n, &s0)?;
@@ -845,7 +846,7 @@ fn check_prop13(b: Budget) -> Result<Evidence> {
         };
         table.observe_exact(ok, None, format!("table n={n} p={p} s0={s0}"));
     }
-    // Float path and the algorithm itself, every dataset for n ≤ 8; L254: Gap_S = Ĝap_D.
+    // Float path and the algorithm itself, every dataset for n ≤ 8; proof of Prop 13: Gap_S = Ĝap_D.
     let mut float = BoundCheck::new(0.0, 1e-14);
     let mut max_err = 0.0f64;
     let f = QuadBilinear::bgm23_prop13();
@@ -887,7 +888,10 @@ fn check_prop13(b: Budget) -> Result<Evidence> {
                     );
                     let g_emp = gap_function(&f, &Objective::empirical(&s), &o.w, &o.theta)?.gap;
                     let g_pop = gap_function(&f, &pop, &o.w, &o.theta)?.gap;
-                    obs((g_emp - g_pop).abs(), format!("{label} L254 Gap_S = Ĝap_D"));
+                    obs(
+                        (g_emp - g_pop).abs(),
+                        format!("{label} proof of Prop 13: Gap_S = Ĝap_D"),
+                    );
                 }
             }
         }
@@ -925,13 +929,13 @@ fn check_prop13(b: Budget) -> Result<Evidence> {
             brute.pass()
         ))
         .note(format!(
-            "inventory table §5.1 (incl. n = 100 → {}) and stability closed form: {} rows, pass {}",
+            "table of exact values (incl. n = 100 → {}) and stability closed form: {} rows, pass {}",
             prop13_n100_diff(),
             table.instances,
             table.pass()
         ))
         .note(format!(
-            "float path, ModeOfHalves on every dataset, Gap_S = Ĝap_D (L254): {} comparisons, max |error| {max_err:e}",
+            "float path, ModeOfHalves on every dataset, Gap_S = Ĝap_D (proof of Prop 13): {} comparisons, max |error| {max_err:e}",
             float.instances
         ))
         .note(format!(
@@ -1030,16 +1034,16 @@ fn check_prop14(b: Budget) -> Result<Evidence> {
             equality.pass()
         ))
         .note(format!(
-            "proven constant √2·L·τ (I-38) holds: {}; float (LIN-ball, abs-separable) worst ratio {:?}",
+            "proven constant √2·L·τ (E-BGM23-38) holds: {}; float (LIN-ball, abs-separable) worst ratio {:?}",
             proven.pass(),
             float.worst_ratio
         )))
 }
 
 // ---------------------------------------------------------------------------------------------
-// Remark L260
+// §5, the tradeoff paragraph after Prop 14
 
-/// The remark after Prop 14 as the inventory states it: Gap − E Gap_S ≤ ΔL + √2·√n·ΔL, exact
+/// §5's tradeoff paragraph after Prop 14, with the constants its argument gives (E-BGM23-39): Gap − E Gap_S ≤ ΔL + √2·√n·ΔL, exact
 /// on LIN-box (data-affine, so Lemma 17's ΔL holds) and on the mode algorithm. The paper's
 /// "√nΔL" is recorded. Negative control: the weak-gap rate √2·ΔL, rejected on the strongly
 /// coupled Rademacher instance for n ≥ 32.
@@ -1088,7 +1092,7 @@ fn check_remark_l260(b: Budget) -> Result<Evidence> {
     for n in 2..=12u64 {
         let law = mode_of_halves_law(&q(1, 2), n, &Q::zero())?;
         let d = mode_of_halves_stability(n, &Q::zero())?;
-        // F_S = F_D on f = wθ, so E_S Gap_S(A) = E[|w̄| + |θ̄|] = Gap(A) (L254; checked pointwise
+        // F_S = F_D on f = wθ, so E_S Gap_S(A) = E[|w̄| + |θ̄|] = Gap(A) (proof of Prop 13; checked pointwise
         // on every dataset by bgm23.prop13) and the generalization error is 0.
         let emp = law.strong.clone();
         observe(
@@ -1118,9 +1122,9 @@ fn check_remark_l260(b: Budget) -> Result<Evidence> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Theorem 15, the remark at L264, and the erratum
+// Theorem 15, the paragraph after it, and the erratum
 
-/// (R, L, n, K) rows: the inventory's table (§5.2) and two more.
+/// (R, L, n, K) rows of the packing (proofs-notes/bgm23.md, Thm 15).
 fn packing_rows(full: bool) -> Vec<(Q, Q, u64, usize)> {
     let mut v = vec![
         (qi(1), qi(1), 8, 4),
@@ -1172,7 +1176,7 @@ fn packing_algorithms(p: &Packing) -> Vec<PackAlg> {
 
 /// Thm 15 on the packing, exactly: the proof's identity (both forms) for every algorithm, the
 /// measured lower bound E ≥ (L/n)(R√K − KΔ_coord/2), and the regularized ERM at λ = 2L√K/(nR)
-/// attaining RL√K/(2n) for every σ (the inventory rows). The `RegularizedErm` algorithm (float,
+/// attaining RL√K/(2n) for every σ (the rows of `packing_rows`). The `RegularizedErm` algorithm (float,
 /// certified solver) agrees with the exact closed form. Negative control: Δ_coord/4 in place of
 /// Δ_coord/2.
 fn check_thm15(b: Budget) -> Result<Evidence> {
@@ -1286,7 +1290,7 @@ fn check_thm15(b: Budget) -> Result<Evidence> {
         )))
 }
 
-/// The remark at L264: regularized ERM excess ≤ λR²/2 = R²L/(Δn) (Δ = 2L/(λn)) on the packing,
+/// The paragraph after Thm 15: regularized ERM excess ≤ λR²/2 = R²L/(Δn) (Δ = 2L/(λn)) on the packing,
 /// for a grid of λ, every σ; the excess at λ = 2L√K/(nR) equals Thm 15's R²L/(2Δn) (tight ratio
 /// 1), half the upper bound. Negative control: λR²/8.
 fn check_remark_l264(b: Budget) -> Result<Evidence> {
@@ -1344,7 +1348,7 @@ fn check_remark_l264(b: Budget) -> Result<Evidence> {
         .note("tight ratio: regularized ERM's excess over Thm 15's lower bound R²L/(2Δn) at Δ = R/√K (exactly 1): the upper and lower bounds differ by the factor 2 only"))
 }
 
-/// The erratum: Thm 15 needs Δ ≤ B (inventory I-40). Literal variant (control): the proof's
+/// The erratum: Thm 15 needs Δ ≤ B (E-BGM23-40). Literal variant (control): the proof's
 /// bound R²L/(2Δn) for exact ERM, whose uniform argument stability is 2R (≥ R/√min{n, d}): ERM's
 /// excess is 0 on every packing instance, every σ. Corrected variant (main): for algorithms whose
 /// exact stability Δ = R/m (m = 1, 2, 3, so Δ ≤ R and K = R²/Δ² = m² ≤ n), E_σ[excess] ≥ R²L/(2Δn).

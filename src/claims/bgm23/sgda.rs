@@ -1,13 +1,13 @@
-//! BGM23 App. C.1: SGDA's convergence (BGM23 Lemma 20, L497–L499) and the α̂-relative accuracy of
-//! BGM23 Definition 4 (L146) measured for SGDA as the empirical subroutine A_emp.
+//! BGM23 App. C.1: SGDA's convergence (BGM23 Lemma 20) and the α̂-relative accuracy of
+//! BGM23 Definition 4 measured for SGDA as the empirical subroutine A_emp.
 //!
 //! * Lemma 20: E[F(w̄, θ) − F(w, θ̄)] ≤ ‖z_0 − z‖²/(2ηT) + (η/2)(L² + τ²) for every fixed
-//!   z = [w, θ], where L bounds ‖G‖ and τ² bounds E‖∇_t − G(z_{t−1})‖² (indexing per I-30).
-//! * Definition 4, corrected (inventory I-8): if E‖z' − z*_S‖² ≤ D̂² then
+//!   z = [w, θ], where L bounds ‖G‖ and τ² bounds E‖∇_t − G(z_{t−1})‖² (indexing per E-BGM23-30).
+//! * Definition 4, corrected (E-BGM23-8): if E‖z' − z*_S‖² ≤ D̂² then
 //!   E[F_S(w̄, θ*_S) − F_S(w*_S, θ̄)] ≤ D̂·α̂, F_S normalised by 1/n' (its own sample size). For
 //!   SGDA, Lemma 20 with z = z*_S gives α̂ = D̂/(2ηT) + η(L² + τ²)/(2D̂).
 //!
-//! The tight instance (inventory §5): LIN-box with c = 0 and the single data point x = (3/5, 4/5),
+//! The tight instance (`papers::bgm23::instances::lemma20_tight`): LIN-box with c = 0 and the single data point x = (3/5, 4/5),
 //! so G ≡ (3/5, 4/5) and ‖G‖ = L = 1; z_0 = (3/10, 2/5), z = (−3/10, −2/5) = z*_S, so z_0 − z = G
 //! and D = 1; η = D/L = 1, T = 1: both sides of Lemma 20 equal D·L = 1.
 
@@ -45,7 +45,7 @@ pub fn claims() -> Vec<Claim> {
             id: "bgm23.def4",
             paper: "BGM23",
             item: "Definition 4",
-            statement: "α̂-relative accuracy (corrected per I-8: second-moment premise E‖z' − z*_S‖² ≤ D̂², 1/n' \
+            statement: "α̂-relative accuracy (corrected per E-BGM23-8: second-moment premise E‖z' − z*_S‖² ≤ D̂², 1/n' \
                         normalisation): SGDA's measured α̂ = E[F_S(w̄, θ*_S) − F_S(w*_S, θ̄)]/D̂ is at most \
                         the α̂ = D̂/(2ηT) + η(L² + τ²)/(2D̂) implied by Lemma 20.",
             kind: Kind::MonteCarlo,
@@ -112,7 +112,7 @@ fn data_variance(s: &Dataset) -> f64 {
         / s.len() as f64
 }
 
-/// The pathwise form of Lemma 20 (inventory, [EXACT]): for every realization and fixed z,
+/// The pathwise form of Lemma 20 (its proof in App. C.1 before taking expectations): for every realization and fixed z,
 /// F(w̄,θ) − F(w,θ̄) ≤ ‖z_0 − z‖²/(2ηT) + (η/(2T))Σ‖∇_{t+1}‖² + (1/T)Σ⟨G(z_t) − ∇_{t+1}, z_t − z⟩.
 /// G(z_t) is evaluated by a separate oracle (not the algorithm's count).
 fn pathwise_rhs(
@@ -357,7 +357,7 @@ fn check_lemma20(b: Budget) -> Result<Evidence> {
     Ok(ev)
 }
 
-/// Definition 4 (corrected, I-8) for SGDA with η = D̂/(L√T) (Theorem 21's step): (a) exact
+/// Definition 4 (corrected, E-BGM23-8) for SGDA with η = D̂/(L√T) (Theorem 21's step): (a) exact
 /// full-batch σ = 0 runs on regularized and plain LIN objectives, z*_S certified, D̂ ∈ {‖z' − z*‖,
 /// 1.5‖z' − z*‖}; (b) the tight instance at T = 1 (α̂ measured = α̂ implied = 1); (c) seeded MC
 /// with minibatches and noise. Negative control: the implied α̂ with its D̂/(2ηT) term halved.
