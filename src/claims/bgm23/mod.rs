@@ -66,7 +66,7 @@ fn core_claims() -> Vec<Claim> {
             statement: "The saddle point of F_S + (λ/2)‖w − ŵ‖² − (λ/2)‖θ − θ̂‖² (eq. (4)) is \
                         2L/(λn)-uniformly argument stable; the bound is attained (x′ = −x, interior solution).",
             kind: Kind::Enumerated,
-            code: "algorithms::RegularizedSaddlePoint, stability::uas_over_support, exact::lin_box",
+            code: "algorithms::RegularizedSaddlePoint, stability::uas_over_support, papers::bgm23::lin_box, papers::bgm23::bounds::lemma2_stability_exact",
             check: check_lemma2,
         },
         Claim {
@@ -76,7 +76,7 @@ fn core_claims() -> Vec<Claim> {
             statement: "For λ-SC/SC h with saddle point z*: ‖z − z*‖² ≤ 2(h(w, θ*) − h(w*, θ))/λ ≤ (2/λ)·Ĝap^h(z) \
                         for every z ∈ W×Θ; both are equalities for a pure quadratic with interior anchors.",
             kind: Kind::Exact,
-            code: "solve::Certified::dist_bound, gap::gap_function",
+            code: "solve::{saddle_point, Certified}, gap::gap_function",
             check: check_lemma3,
         },
     ]

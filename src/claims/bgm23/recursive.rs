@@ -1039,7 +1039,7 @@ pub fn noisy_aemp_claims() -> Vec<Claim> {
                         since Algorithm 1 runs T ≤ ½log₂n′ rounds; the ratio to Cor 10's \
                         min{n²ε^1.5/(log n·√(d log(1/δ))), n^1.5/√log n} is reported.",
             kind: Kind::Exact,
-            code: "algorithms::recursive_regularization::AempSpec::NoisySgda, algorithms::noisy_sgda",
+            code: "algorithms::recursive_regularization::AempSpec, algorithms::noisy_sgda",
             check: check_cor10,
         },
         Claim {
@@ -1050,7 +1050,7 @@ pub fn noisy_aemp_claims() -> Vec<Claim> {
                         satisfies Lemma 20 for the comparator z*_{S,t}: mean[F^(t)_S(w̄_t, θ*_{S,t}) − F^(t)_S(w*_{S,t}, θ̄_t)] ≤ \
                         mean[‖z̄_{t−1} − z*_{S,t}‖²/(2ηT) + (η/2)(L_t² + L²/m + dσ²)] (one-sided 99.9%).",
             kind: Kind::MonteCarlo,
-            code: "algorithms::recursive_regularization::AempSpec::NoisySgda",
+            code: "algorithms::recursive_regularization::AempSpec",
             check: check_thm5_relacc,
         },
     ]
