@@ -728,7 +728,7 @@ fn check_lemma7(b: Budget) -> Result<Evidence> {
 // ---------------------------------------------------------------------------------------------
 // Prop 13
 
-/// A table of exact values (proofs-notes/bgm23.md, Prop 13): (n, p, s0, Gap, Gap_weak).
+/// A table of exact values (n, p, s0, Gap, Gap_weak), as in `fixtures/bgm23/prop13_table.json`.
 fn prop13_table() -> Vec<(u64, Q, Q, Q, Q)> {
     let half = q(1, 2);
     let mut v = Vec::new();
@@ -774,7 +774,7 @@ fn prop13_table() -> Vec<(u64, Q, Q, Q, Q)> {
 }
 
 /// The table's n = 100 entry: Gap − Gap_weak = 124936162550609/70368744177664 (p = 1/2).
-pub fn prop13_n100_diff() -> Q {
+fn prop13_n100_diff() -> Q {
     Q::new(
         BigInt::from(124_936_162_550_609i64),
         BigInt::from(70_368_744_177_664i64),
@@ -1124,7 +1124,7 @@ fn check_remark_l260(b: Budget) -> Result<Evidence> {
 // ---------------------------------------------------------------------------------------------
 // Theorem 15, the paragraph after it, and the erratum
 
-/// (R, L, n, K) rows of the packing (proofs-notes/bgm23.md, Thm 15).
+/// (R, L, n, K) rows of the packing instance (the fixture `fixtures/bgm23/thm15_packing.json` has the same kind of rows).
 fn packing_rows(full: bool) -> Vec<(Q, Q, u64, usize)> {
     let mut v = vec![
         (qi(1), qi(1), 8, 4),
