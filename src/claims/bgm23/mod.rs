@@ -15,7 +15,7 @@ use crate::gap::gap_function;
 use crate::geometry::Domain;
 use crate::instances::{self, Instance};
 use crate::linalg::{self, Matrix};
-use crate::papers::bgm23::bounds::lemma2_stability_exact;
+use crate::papers::bgm23::bounds::{fact1_bound, lemma2_stability_exact};
 use crate::papers::bgm23::lin_box;
 use crate::problem::{objective_value, FiniteDist, Objective, QuadBilinear, Regularizer};
 use crate::rng::Stream;
@@ -44,7 +44,7 @@ fn core_claims() -> Vec<Claim> {
             statement: "If f is L-Lipschitz (jointly in [w, θ]) then the gap function Ĝap is √2·L-Lipschitz; \
                         the √2 is nearly attained (COS instance, ratio 1/√(1 + ε²)).",
             kind: Kind::Exact,
-            code: "gap::gap_function",
+            code: "gap::gap_function, papers::bgm23::bounds::fact1_bound",
             check: check_fact1,
         },
         Claim {
@@ -139,10 +139,10 @@ fn check_fact1(b: Budget) -> Result<Evidence> {
             }
             let dg = (gap(w1, t1)? - gap(w2, t2)?).abs();
             let label = format!("{} pair {j}", inst.name);
-            main.observe(dg, std::f64::consts::SQRT_2 * l * dz, label.clone());
+            main.observe(dg, fact1_bound(l, dz), label.clone());
             ctrl.observe(dg, l * dz, label);
             if k == 4 && j == 0 {
-                tight = Some(dg / (std::f64::consts::SQRT_2 * l * dz));
+                tight = Some(dg / fact1_bound(l, dz));
             }
         }
     }

@@ -16,8 +16,8 @@ use crate::error::Result;
 use crate::linalg;
 use crate::papers::bgm23::bounds::{
     cor10_complexity, lemma19_eq7_bound, lemma19_p1_bound, lemma19_p2_bound, lemma19_p2_step,
-    lemma19_star_to_tilde_bound, thm12_noise_budget, thm12_radius_budget, thm18_bound,
-    thm18_hypothesis, thm5_step_iv,
+    lemma19_star_to_tilde_bound, thm12_noise_budget, thm12_radius_budget,
+    thm12_release_sensitivity, thm18_bound, thm18_hypothesis, thm5_step_iv,
 };
 use crate::papers::Reading;
 use crate::problem::{FiniteDist, QuadBilinear, SaddleFn};
@@ -947,12 +947,12 @@ fn check_thm12_sensitivity(_b: Budget) -> Result<Evidence> {
             let sens = linalg::norm2(&linalg::sub(&zh1, &zh2));
             main.observe(
                 sens,
-                3.0 * l / (2.0 * lam * np as f64),
+                thm12_release_sensitivity(Reading::Corrected, l, lam, np, 1),
                 format!("n′={np} δ={delta}: corrected 3L/(2^tλn′)"),
             );
             ctrl.observe(
                 sens,
-                2.0 * l / (2.0 * lam * np as f64),
+                thm12_release_sensitivity(Reading::PaperLiteral, l, lam, np, 1),
                 format!("n′={np} δ={delta}: printed 2L/(2^tλn′)"),
             );
         }

@@ -558,7 +558,7 @@ fn check_lemma6(b: Budget) -> Result<Evidence> {
             &mut jensen,
         )?;
     }
-    // Prop 13's mode algorithm: F_S = F_D, so E Gap_S = Gap; Δ from exact::prop13; L² = 2.
+    // Prop 13's mode algorithm: F_S = F_D, so E Gap_S = Gap; Δ from papers::bgm23::prop13; L² = 2.
     for n in 2..=12u64 {
         for p in [q(1, 2), q(3, 5)] {
             let s0 = Q::zero();
@@ -688,7 +688,7 @@ fn check_lemma7(b: Budget) -> Result<Evidence> {
             }
         }
     }
-    // The mode algorithm (not symmetric in S, so from exact::prop13), Δ in closed form.
+    // The mode algorithm (not symmetric in S, so from papers::bgm23::prop13), Δ in closed form.
     for n in 2..=16u64 {
         for p in [q(1, 2), q(3, 5)] {
             let law = mode_of_halves_law(&p, n, &Q::zero())?;

@@ -18,7 +18,12 @@ fn qi(a: u64) -> Q {
 }
 
 // ---------------------------------------------------------------------------------------------
-// §2 and §3: stability, generalization, variance
+// §2 and §3: the gap function, stability, generalization, variance
+
+/// Fact 1: if f is L-Lipschitz, |Ĝap(z) − Ĝap(z′)| ≤ √2·L·‖z − z′‖ (`dz` is ‖z − z′‖).
+pub fn fact1_bound(l: f64, dz: f64) -> f64 {
+    std::f64::consts::SQRT_2 * l * dz
+}
 
 /// Lemma 2 in exact rationals: the regularized saddle point of eq. (4) is 2L/(λn)-uniformly
 /// argument stable (the float formula is `papers::bgm23::schedules::lemma2_stability`).
@@ -136,6 +141,23 @@ pub fn lemma19_p2_step(reading: Reading, g: f64, e: f64, f: f64) -> f64 {
 /// B²/(12·2^{2t}) ([`thm18_hypothesis`]).
 pub fn thm5_step_iv(b: f64, alpha_hat: f64, lambda: f64, t: i32) -> f64 {
     2.0 * b * alpha_hat / (2f64.powi(t) * 2f64.powi(t - 1) * lambda)
+}
+
+/// Proof of Thm 12 (privacy guarantee): the uniform argument stability of round t's release after
+/// the Markov step, 2L/(2^tλn′) as printed ([`Reading::PaperLiteral`], false) or 3L/(2^tλn′)
+/// ([`Reading::Corrected`]); claim `bgm23.thm12_sensitivity`.
+pub fn thm12_release_sensitivity(
+    reading: Reading,
+    l: f64,
+    lambda: f64,
+    n_prime: usize,
+    t: i32,
+) -> f64 {
+    let c = match reading {
+        Reading::PaperLiteral => 2.0,
+        Reading::Corrected => 3.0,
+    };
+    c * l / (2f64.powi(t) * lambda * n_prime as f64)
 }
 
 /// Proof of Thm 12 (utility): the noise budget dσ_t² ≤ B²/(36·2^{2t}).

@@ -44,7 +44,7 @@
 //! | eq. (1) (the SSP problem) | [`crate::problem::Objective`], [`crate::solve::saddle_point`] | — |
 //! | eqs. (2)–(3) (strong and weak gap) | [`crate::gap::strong_gap`], [`crate::gap::weak_gap`] | `bgm23.eq2-3` |
 //! | §2, gap function Ĝap | [`crate::gap::gap_function`] | `bgm23.eq2-3`, `bgm23.fact1` |
-//! | Fact 1 (proof App. A.1) | [`crate::gap::gap_function`] | `bgm23.fact1` |
+//! | Fact 1 (proof App. A.1) | [`crate::gap::gap_function`], [`bounds::fact1_bound`] | `bgm23.fact1` |
 //! | Definition 1 (uniform argument stability) | [`crate::stability::uniform_argument_stability`], [`crate::stability::uas_over_support`] | `bgm23.def1` |
 //! | eq. (4) (regularized objective) | [`crate::problem::Regularizer::bgm23_eq4`]; exact: [`lin_box::reg_saddle`], [`exact_box::ExactBox::reg_saddle`] | `bgm23.lemma2`, `bgm23.lemma3` |
 //! | Lemma 2 | [`crate::algorithms::RegularizedSaddlePoint`], [`bounds::lemma2_stability_exact`] (floats: `schedules`) | `bgm23.lemma2` |
@@ -58,7 +58,7 @@
 //! | Lemma 9 (§4.1) | [`crate::algorithms::noisy_sgda::NoisySgda`], α̂ of Lemma 9 (`schedules`), [`bounds::lemma9_complexity`], [`bounds::lemma9_printed_alpha`] | `bgm23.lemma9` |
 //! | Corollary 10 | [`crate::algorithms::recursive_regularization::AempSpec`] (noisy SGDA), [`bounds::cor10_complexity`] | `bgm23.cor10`, `bgm23.rate_eps` |
 //! | Lemma 11 (external; substituted) | [`crate::solve::saddle_point`], [`crate::algorithms::recursive_regularization::exact_round`] | `bgm23.lemma11` |
-//! | Theorem 12 (§4.2; output perturbation) | [`crate::algorithms::recursive_regularization::output_perturbation_round`], λ of Thm 12 (`schedules`), σ_t (`calibration`), [`bounds::thm12_noise_budget`], [`bounds::thm12_radius_budget`] | `bgm23.thm12`, `bgm23.thm12_sensitivity`, `bgm23.rate_eps` |
+//! | Theorem 12 (§4.2; output perturbation) | [`crate::algorithms::recursive_regularization::output_perturbation_round`], λ of Thm 12 (`schedules`), σ_t (`calibration`), [`bounds::thm12_noise_budget`], [`bounds::thm12_radius_budget`], [`bounds::thm12_release_sensitivity`] | `bgm23.thm12`, `bgm23.thm12_sensitivity`, `bgm23.rate_eps` |
 //! | Proposition 13 (footnote 6) | [`prop13::mode_of_halves_law`], [`crate::algorithms::mode_of_halves::ModeOfHalves`] | `bgm23.prop13` |
 //! | Proposition 14 (proof App. D.1, eqs. (15)–(17)) | [`bounds::prop14_bound_sq`], [`prop13::ModeOfHalvesLaw::tau2`] | `bgm23.prop14` |
 //! | §5, paragraph after Prop 14 (tradeoff between accuracy and stability) | [`bounds::tradeoff_bound_sq_terms`], [`bounds::tradeoff_printed_bound_sq`] | `bgm23.remark_l260` |

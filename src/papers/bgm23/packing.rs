@@ -311,7 +311,7 @@ pub fn shrunk_erm(p: &Packing, gamma: &Q, mask: u64) -> Result<Vec<Q>> {
 
 /// A seeded deterministic algorithm with no structure: a table σ ↦ A(S_σ) whose coordinates are
 /// multiples of (R/√K)/16 drawn uniformly from [−R/√K, R/√K] (so ‖A‖ ≤ R), one stream per
-/// seed (label "exact/packing/random_table").
+/// seed (label "exact/packing/random_table", kept from the module's former place so the tables do not change).
 pub fn random_table(p: &Packing, seed: u64) -> Vec<Vec<Q>> {
     let mut s = Stream::new(seed, "exact/packing/random_table");
     let unit = &p.r / (&p.sqrt_k * Q::from_integer(16.into()));
