@@ -11,7 +11,7 @@
 //! ```
 //!
 //! with η_t = 1/(ρt) (Thm 2, L183) and σ = c·G√(T log(1/δ))/(nε) (Thm 1, L155), c made concrete
-//! by the privacy layer (`privacy::papers::kllw22_thm1`: c = 4 certifies one block, the joint
+//! by the privacy layer (`papers::kllw22::calibration::thm1`: c = 4 certifies one block, the joint
 //! release needs 4√2). The alternative average of w_2..w_{T+1} is an option ([`Averaging`]).
 //!
 //! **Oracle.** ∇L_S is the full-batch gradient; it is evaluated through the counted oracle, in
@@ -114,21 +114,21 @@ impl DpGda {
         delta: f64,
         averaging: Averaging,
     ) -> Result<DpGda> {
-        let cal = crate::privacy::papers::kllw22_thm1(
+        let cal = crate::papers::kllw22::calibration::thm1(
             c,
             g,
             steps as u64,
             n as u64,
             epsilon,
             delta,
-            crate::privacy::papers::Release::Joint,
+            crate::papers::kllw22::calibration::Release::Joint,
         )?;
         Ok(DpGda {
             steps,
             rho,
             sigma: cal.sigma,
             averaging,
-            ledger: Some(cal.ledger),
+            ledger: Some(cal.ledger.clone()),
         })
     }
 

@@ -4,6 +4,7 @@
 //! their randomness from the [`NoiseSource`] by label, so runs on neighbouring datasets with one
 //! seed are coupled, and a recorded tape replays them without an RNG.
 
+pub mod discrete_output_perturbation;
 pub mod dp_gda;
 pub mod ldp_sgda;
 pub mod mode_of_halves;
@@ -12,6 +13,7 @@ pub mod output_perturbation;
 pub mod recursive_regularization;
 pub mod regularized_erm;
 pub mod regularized_saddle;
+pub mod release_audit;
 pub mod rr_paths;
 pub mod sgda;
 

@@ -2,7 +2,7 @@
 //! (L528–L546), used by Lemma 9 (L200) as A_emp inside Algorithm 1.
 //!
 //! For a dataset of n points and d = d_w + d_θ, the privacy layer
-//! ([`crate::privacy::papers::bgm23_thm21`]) gives
+//! ([`crate::papers::bgm23::calibration::thm21`]) gives
 //!
 //! ```text
 //! T = ⌊min{n/8, n²ε²/(32 d log(1/δ))}⌋             (Thm 21; T ≥ 1 required)
@@ -31,7 +31,8 @@
 use crate::algorithms::sgda::{Batch, Sgda};
 use crate::algorithms::{Algorithm, Output};
 use crate::error::{invalid, require_positive, Result};
-use crate::privacy::papers::{bgm23_thm21, NoisySgdaParams, Variant};
+use crate::papers::bgm23::calibration::{thm21 as bgm23_thm21, NoisySgdaParams};
+use crate::papers::Reading as Variant;
 use crate::problem::{Dataset, Objective, Regularizer, SaddleFn};
 use crate::rng::NoiseSource;
 use serde::{Deserialize, Serialize};
@@ -101,7 +102,10 @@ impl NoisySgda {
         n: usize,
         d: usize,
         l_noise: f64,
-    ) -> Result<(NoisySgdaParams, crate::privacy::papers::Calibration)> {
+    ) -> Result<(
+        NoisySgdaParams,
+        crate::papers::calibration::PaperCalibration,
+    )> {
         bgm23_thm21(
             self.c0,
             n as u64,
@@ -168,7 +172,7 @@ impl NoisySgda {
         );
         let alpha_t = alpha_hat_at(l_step, l_noise, p.batch, self.c0, p.iterations);
         let sgda_info = std::mem::take(&mut out.info);
-        out.ledger = Some(cal.ledger);
+        out.ledger = Some(cal.ledger.clone());
         out.info = serde_json::json!({
             "T": p.iterations,
             "m": p.batch,

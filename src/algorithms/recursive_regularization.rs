@@ -336,7 +336,7 @@ pub enum AempSpec {
         /// δ.
         delta: f64,
         /// The batch-size rule (I-31).
-        batch_rule: crate::privacy::papers::Variant,
+        batch_rule: crate::papers::Reading,
         /// Calibrate σ to L_t (true: the paper's black-box reading) instead of L.
         #[serde(default)]
         noise_uses_round_lipschitz: bool,
@@ -516,7 +516,7 @@ pub fn output_perturbation_round(
             "round {t}: the solver certified ‖ẑ_t − z*_(S,t)‖ ≤ {dist:e}, above Thm 12's r_t = {r_t:e}"
         )));
     }
-    let sigma = crate::privacy::papers::bgm23_thm12_sigma(
+    let sigma = crate::papers::bgm23::calibration::thm12_sigma(
         s.lipschitz,
         s.lambda,
         s.n_prime as u64,

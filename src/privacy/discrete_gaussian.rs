@@ -1,6 +1,7 @@
 //! The exact discrete Gaussian sampler of Canonne, Kamath and Steinke (2020), "The Discrete
-//! Gaussian for Differential Privacy" (CKS20), Algorithms 1–3, and an output-perturbation
-//! release on an integer grid built on it.
+//! Gaussian for Differential Privacy" (CKS20), Algorithms 1–3, and a release on an integer grid
+//! built on it (the output perturbation that uses it is
+//! `algorithms::discrete_output_perturbation`).
 //!
 //! # The float-safe tier
 //!
@@ -60,7 +61,7 @@
 //! [`zcdp_epsilon`].
 //!
 //! **Ledger.** The grid release records **no** [`DpEvent`](crate::privacy::DpEvent)
-//! (`Output::ledger` is `None` in [`DiscreteGaussianOutputPerturbation`]), and states its
+//! (`Output::ledger` is `None` in `algorithms::discrete_output_perturbation`), and states its
 //! guarantee in `info` instead (`zcdp_rho`, `epsilon_at_delta`). The vocabulary's
 //! `Gaussian { noise_multiplier }` means the *continuous* Gaussian, and the exact accountants
 //! (PLD, GDP) price it by the continuous Gaussian's privacy profile; for the discrete Gaussian
@@ -73,11 +74,8 @@
 //!
 //! References are to arXiv:2004.00010 (CKS20); theorem numbers as cited from that version.
 
-use crate::algorithms::{Algorithm, Output, RegularizedSaddlePoint};
-use crate::error::{invalid, require_finite, Error, Result};
-use crate::linalg;
-use crate::problem::{Dataset, SaddleFn};
-use crate::rng::{NoiseSource, Stream};
+use crate::error::{invalid, require_finite, Result};
+use crate::rng::Stream;
 use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::{Integer, Roots};
 use num_rational::BigRational;
@@ -482,73 +480,4 @@ pub fn zcdp_epsilon(rho: f64, delta: f64) -> Result<f64> {
         }
     }
     Ok(best.max(0.0))
-}
-
-/// Output perturbation of the regularized saddle point on an integer grid with exact discrete
-/// Gaussian noise (module docs, "The grid release"): z_λ(S) by the certified solver, Δ = 2L/(λn)
-/// (BGM23 Lemma 2), then [`grid_release`] at target ρ; the released point is then projected
-/// onto W×Θ (post-processing).
-///
-/// Randomness: the words come from `Stream::new(master_seed, "discrete_gaussian/noise")` of a
-/// sampling [`NoiseSource`]; a replaying source is `Error::Unsupported` (the tape vocabulary has
-/// no integer draws). Ledger: `None`, with ρ and ε(δ) in `info` (module docs, "Ledger").
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DiscreteGaussianOutputPerturbation {
-    /// The non-private base algorithm.
-    pub base: RegularizedSaddlePoint,
-    /// L used for the sensitivity.
-    pub lipschitz: f64,
-    /// h > 0, the grid width.
-    pub grid: f64,
-    /// Target ρ > 0 (zCDP).
-    pub rho: f64,
-    /// δ ∈ (0, 1) at which `info.epsilon_at_delta` is reported.
-    pub delta: f64,
-}
-
-impl Algorithm for DiscreteGaussianOutputPerturbation {
-    fn name(&self) -> String {
-        format!(
-            "discrete_gaussian_output_perturbation(ρ={}, h={})",
-            self.rho, self.grid
-        )
-    }
-    fn run(&self, f: &dyn SaddleFn, s: &Dataset, noise: &mut NoiseSource) -> Result<Output> {
-        if !(self.lipschitz.is_finite() && self.lipschitz >= 0.0) {
-            return Err(invalid(
-                "lipschitz",
-                format!("must be finite and ≥ 0, got {}", self.lipschitz),
-            ));
-        }
-        crate::privacy::accountant::check_delta(self.delta)?;
-        let seed = noise.master_seed().ok_or_else(|| {
-            Error::Unsupported(
-                "discrete Gaussian noise cannot be replayed from a tape (no integer draw kind)"
-                    .into(),
-            )
-        })?;
-        let sens = self.base.stability_bound(self.lipschitz, s.len());
-        let exact = self.base.run(f, s, noise)?;
-        let mut rng = Stream::new(seed, "discrete_gaussian/noise");
-        let rel = grid_release(&exact.z(), sens, self.grid, self.rho, &mut rng)?;
-        let (w, t) = linalg::split(&rel.values, f.dim_w());
-        let eps = zcdp_epsilon(rel.rho, self.delta)?;
-        Ok(Output {
-            w: f.domain_w().project(&w),
-            theta: f.domain_theta().project(&t),
-            grad_evals: exact.grad_evals,
-            ledger: None,
-            info: serde_json::json!({
-                "sensitivity": sens,
-                "zcdp_rho": rel.rho,
-                "delta": self.delta,
-                "epsilon_at_delta": eps,
-                "privacy": "rho-zCDP by CKS20 Thm 14 (discrete Gaussian); no DpEvent recorded",
-                "release": rel,
-                "unperturbed_w": exact.w,
-                "unperturbed_theta": exact.theta,
-            }),
-        })
-    }
 }

@@ -7,12 +7,12 @@
 pub mod accountant;
 pub mod analytic;
 pub mod audit;
+pub mod calibration;
 pub mod composition;
 pub mod discrete_gaussian;
 pub mod event;
 pub mod gdp;
 pub mod moments;
-pub mod papers;
 pub mod pld;
 pub mod rdp;
 pub mod replacement;
