@@ -4,7 +4,7 @@
 //! why the release records no `DpEvent`).
 
 use crate::algorithms::{Algorithm, Output, RegularizedSaddlePoint};
-use crate::error::{invalid, Error, Result};
+use crate::error::{require_nonnegative, require_unit_open, Error, Result};
 use crate::linalg;
 use crate::privacy::discrete_gaussian::{grid_release, zcdp_epsilon};
 use crate::problem::{Dataset, SaddleFn};
@@ -42,13 +42,8 @@ impl Algorithm for DiscreteGaussianOutputPerturbation {
         )
     }
     fn run(&self, f: &dyn SaddleFn, s: &Dataset, noise: &mut NoiseSource) -> Result<Output> {
-        if !(self.lipschitz.is_finite() && self.lipschitz >= 0.0) {
-            return Err(invalid(
-                "lipschitz",
-                format!("must be finite and ≥ 0, got {}", self.lipschitz),
-            ));
-        }
-        crate::privacy::accountant::check_delta(self.delta)?;
+        require_nonnegative("lipschitz", self.lipschitz)?;
+        require_unit_open("delta", self.delta)?;
         let seed = noise.master_seed().ok_or_else(|| {
             Error::Unsupported(
                 "discrete Gaussian noise cannot be replayed from a tape (no integer draw kind)"

@@ -57,7 +57,10 @@
 //! variants behind `verify --budget full` run algorithms, so they sit next to them, in
 //! `algorithms::release_audit`.
 
-use crate::error::{invalid, Error, Result};
+use crate::error::{
+    invalid, require_count, require_finite, require_nonnegative, require_positive,
+    require_unit_open, Error, Result,
+};
 use crate::privacy::special::{log_normal_cdf, log_sub_exp};
 use crate::problem::Dataset;
 use crate::rng::NoiseSource;
@@ -145,35 +148,24 @@ impl AuditConfig {
 
     /// Check every field; errors name it.
     pub fn validate(&self) -> Result<()> {
-        if self.draws == 0 {
-            return Err(invalid("draws", "must be ≥ 1"));
-        }
+        require_count("draws", self.draws as u64)?;
         if !(self.delta >= 0.0 && self.delta < 1.0) {
             return Err(invalid(
                 "delta",
                 format!("must be in [0, 1), got {}", self.delta),
             ));
         }
-        if !(self.confidence > 0.0 && self.confidence < 1.0) {
-            return Err(invalid(
-                "confidence",
-                format!("must be in (0, 1), got {}", self.confidence),
-            ));
-        }
+        require_unit_open("confidence", self.confidence)?;
         match &self.thresholds {
             Thresholds::Explicit(v) => {
                 if v.is_empty() {
                     return Err(invalid("thresholds", "the explicit grid is empty"));
                 }
-                crate::error::require_finite("thresholds", v)?;
+                require_finite("thresholds", v)?;
             }
             Thresholds::PilotQuantiles { pilot_draws, count } => {
-                if *pilot_draws == 0 {
-                    return Err(invalid("thresholds.pilot_draws", "must be ≥ 1"));
-                }
-                if *count == 0 {
-                    return Err(invalid("thresholds.count", "must be ≥ 1"));
-                }
+                require_count("thresholds.pilot_draws", *pilot_draws as u64)?;
+                require_count("thresholds.count", *count as u64)?;
             }
         }
         let pilot = match &self.thresholds {
@@ -495,12 +487,8 @@ fn probit(p: f64) -> f64 {
 /// Errors: `Error::Invalid` naming `a`, `b` or `x` for arguments out of range;
 /// `Error::NotCertified` if the fraction has not converged after 10⁶ terms.
 pub fn incomplete_beta(a: f64, b: f64, x: f64) -> Result<(f64, f64)> {
-    if !(a.is_finite() && a > 0.0) {
-        return Err(invalid("a", format!("must be finite and > 0, got {a}")));
-    }
-    if !(b.is_finite() && b > 0.0) {
-        return Err(invalid("b", format!("must be finite and > 0, got {b}")));
-    }
+    require_positive("a", a)?;
+    require_positive("b", b)?;
     if !(0.0..=1.0).contains(&x) {
         return Err(invalid("x", format!("must be in [0, 1], got {x}")));
     }
@@ -583,9 +571,7 @@ fn beta_continued_fraction(a: f64, b: f64, x: f64) -> Result<f64> {
 const TAIL_SAFETY: f64 = 1e-6;
 
 fn check_cp(k: u64, n: u64, tail: f64) -> Result<()> {
-    if n == 0 {
-        return Err(invalid("n", "must be ≥ 1"));
-    }
+    require_count("n", n)?;
     if k > n {
         return Err(invalid("k", format!("must be ≤ n = {n}, got {k}")));
     }
@@ -657,7 +643,7 @@ pub fn gdp_delta(mu: f64, epsilon: f64) -> Result<f64> {
     if mu.is_nan() || mu < 0.0 {
         return Err(invalid("mu", format!("must be ≥ 0, got {mu}")));
     }
-    crate::privacy::accountant::check_epsilon(epsilon)?;
+    require_nonnegative("epsilon", epsilon)?;
     if mu == 0.0 {
         return Ok(0.0);
     }
@@ -673,7 +659,7 @@ pub fn gdp_delta(mu: f64, epsilon: f64) -> Result<f64> {
 /// The smallest ε ≥ 0 with [`gdp_delta`]`(mu, ε) ≤ delta`, by bisection to 10⁻¹² (the upper end
 /// of the bracket; 0 when δ(0) ≤ delta; ∞ for μ = ∞).
 pub fn gdp_epsilon(mu: f64, delta: f64) -> Result<f64> {
-    crate::privacy::accountant::check_delta(delta)?;
+    require_unit_open("delta", delta)?;
     if mu.is_infinite() && mu > 0.0 {
         return Ok(f64::INFINITY);
     }

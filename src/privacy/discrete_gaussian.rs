@@ -74,7 +74,9 @@
 //!
 //! References are to arXiv:2004.00010 (CKS20); theorem numbers as cited from that version.
 
-use crate::error::{invalid, require_finite, Result};
+use crate::error::{
+    invalid, require_finite, require_nonnegative, require_positive, require_unit_open, Result,
+};
 use crate::rng::Stream;
 use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::{Integer, Roots};
@@ -371,21 +373,9 @@ pub fn grid_release<R: RandomBits + ?Sized>(
     rng: &mut R,
 ) -> Result<GridRelease> {
     require_finite("z", z)?;
-    if !(sensitivity.is_finite() && sensitivity >= 0.0) {
-        return Err(invalid(
-            "sensitivity",
-            format!("must be finite and ≥ 0, got {sensitivity}"),
-        ));
-    }
-    if !(grid.is_finite() && grid > 0.0) {
-        return Err(invalid(
-            "grid",
-            format!("must be finite and > 0, got {grid}"),
-        ));
-    }
-    if !(rho.is_finite() && rho > 0.0) {
-        return Err(invalid("rho", format!("must be finite and > 0, got {rho}")));
-    }
+    require_nonnegative("sensitivity", sensitivity)?;
+    require_positive("grid", grid)?;
+    require_positive("rho", rho)?;
     let exact = |x: f64| BigRational::from_float(x).expect("checked finite");
     let h = exact(grid);
     let k: Vec<BigInt> = z
@@ -439,10 +429,8 @@ pub fn grid_release<R: RandomBits + ?Sized>(
 /// neighbours of the best scan point. This is accounting arithmetic on the guarantee, not
 /// sampling, so it is in f64.
 pub fn zcdp_epsilon(rho: f64, delta: f64) -> Result<f64> {
-    if !(rho.is_finite() && rho >= 0.0) {
-        return Err(invalid("rho", format!("must be finite and ≥ 0, got {rho}")));
-    }
-    crate::privacy::accountant::check_delta(delta)?;
+    require_nonnegative("rho", rho)?;
+    require_unit_open("delta", delta)?;
     if rho == 0.0 {
         return Ok(0.0);
     }

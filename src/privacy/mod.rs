@@ -21,20 +21,12 @@ pub mod zcdp;
 
 pub use event::{DpEvent, Neighbouring, PrivacyLedger};
 
-use crate::error::{invalid, Result};
+use crate::error::{require_nonnegative, require_positive, require_unit_open, Result};
 
 /// Validate (ε, δ): ε > 0 finite, δ ∈ (0, 1).
 pub fn validate_eps_delta(epsilon: f64, delta: f64) -> Result<()> {
-    if !(epsilon.is_finite() && epsilon > 0.0) {
-        return Err(invalid(
-            "epsilon",
-            format!("must be finite and > 0, got {epsilon}"),
-        ));
-    }
-    if !(delta > 0.0 && delta < 1.0) {
-        return Err(invalid("delta", format!("must be in (0, 1), got {delta}")));
-    }
-    Ok(())
+    require_positive("epsilon", epsilon)?;
+    require_unit_open("delta", delta)
 }
 
 /// The classic Gaussian mechanism's noise scale σ = Δ·√(2 ln(1.25/δ))/ε (Dwork–Roth Thm A.1),
@@ -42,11 +34,6 @@ pub fn validate_eps_delta(epsilon: f64, delta: f64) -> Result<()> {
 /// caller's ledger prices the mechanism by its noise multiplier σ/Δ instead).
 pub fn classic_gaussian_sigma(sensitivity: f64, epsilon: f64, delta: f64) -> Result<f64> {
     validate_eps_delta(epsilon, delta)?;
-    if !(sensitivity.is_finite() && sensitivity >= 0.0) {
-        return Err(invalid(
-            "sensitivity",
-            format!("must be finite and ≥ 0, got {sensitivity}"),
-        ));
-    }
+    require_nonnegative("sensitivity", sensitivity)?;
     Ok(sensitivity * (2.0 * (1.25 / delta).ln()).sqrt() / epsilon)
 }

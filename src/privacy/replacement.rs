@@ -30,7 +30,10 @@
 //! The section marked "stand-ins" holds minimal RDP/Gaussian helpers so this file does not depend
 //! on the accountants being written concurrently (`rdp.rs`, `analytic.rs`, `gdp.rs`).
 
-use crate::error::{invalid, require_count, require_positive, require_unit_open, Error, Result};
+use crate::error::{
+    invalid, require_count, require_finite, require_nonnegative, require_positive,
+    require_unit_open, Error, Result,
+};
 use crate::privacy::special::{log_normal_cdf, log_sum_exp, normal_cdf};
 use crate::privacy::{DpEvent, Neighbouring, PrivacyLedger};
 use statrs::function::gamma::ln_gamma;
@@ -369,9 +372,7 @@ pub fn rdp_curve(n: u64, m: u64, z: f64, orders: &[u32]) -> Result<Vec<f64>> {
 pub fn rdp_curve_truncated(n: u64, m: u64, z: f64, orders: &[u32], kmax: u64) -> Result<Vec<f64>> {
     nm(n, m)?;
     require_positive("z", z)?;
-    if kmax == 0 {
-        return Err(invalid("kmax", "must be ≥ 1"));
-    }
+    require_count("kmax", kmax)?;
     if orders.iter().any(|&a| a < 2) {
         return Err(invalid("alpha", "orders must be integers ≥ 2"));
     }
@@ -443,10 +444,8 @@ pub fn twin_renyi_sum_query(
             format!("must index values (n = {n}), got {i}"),
         ));
     }
-    if m == 0 {
-        return Err(invalid("m", "must be ≥ 1"));
-    }
-    crate::error::require_finite("values", values)?;
+    require_count("m", m as u64)?;
+    require_finite("values", values)?;
     if !replacement.is_finite() {
         return Err(invalid("replacement", "must be finite"));
     }
@@ -633,15 +632,8 @@ fn binomial_support(trials: u64, p: f64) -> (Vec<(f64, f64)>, f64) {
 /// over a grid of τ. Every number returned is a valid lower bound (up to floating point).
 pub fn sum_test_delta(sampling: Sampling, steps: u64, z: f64, epsilon: f64) -> Result<f64> {
     require_positive("z", z)?;
-    if !(epsilon.is_finite() && epsilon >= 0.0) {
-        return Err(invalid(
-            "epsilon",
-            format!("must be finite and ≥ 0, got {epsilon}"),
-        ));
-    }
-    if steps == 0 {
-        return Err(invalid("steps", "must be ≥ 1"));
-    }
+    require_nonnegative("epsilon", epsilon)?;
+    require_count("steps", steps)?;
     let (trials, p) = sampling.hits(steps)?;
     let (ks, dropped) = binomial_support(trials, p);
     let khi = ks.last().map(|x| x.0).unwrap_or(0.0);
@@ -848,9 +840,7 @@ pub(crate) fn rdp_epsilon(ledger: &PrivacyLedger, delta: f64) -> Result<(f64, u3
 /// The exact ε at δ of μ-GDP: `crate::privacy::gdp::gdp_epsilon` (0 for μ = 0).
 pub(crate) fn gaussian_epsilon(mu: f64, delta: f64) -> Result<f64> {
     require_unit_open("delta", delta)?;
-    if !(mu.is_finite() && mu >= 0.0) {
-        return Err(invalid("mu", format!("must be finite and ≥ 0, got {mu}")));
-    }
+    require_nonnegative("mu", mu)?;
     if mu == 0.0 {
         return Ok(0.0);
     }
