@@ -12,13 +12,14 @@ use crate::rng::{NoiseSource, Stream};
 use serde::{Deserialize, Serialize};
 
 /// Output perturbation of the regularized saddle point on an integer grid with exact discrete
-/// Gaussian noise (`privacy::discrete_gaussian`, "The grid release"): z_λ(S) by the certified solver, Δ = 2L/(λn)
-/// (BGM23 Lemma 2), then [`grid_release`] at target ρ; the released point is then projected
-/// onto W×Θ (post-processing).
+/// Gaussian noise (`privacy::discrete_gaussian`, "The grid release"): z_λ(S) by the certified
+/// solver, Δ = 2L/(λn) (BGM23 Lemma 2), then [`grid_release`] at target ρ; the released point is
+/// then projected onto W×Θ (post-processing).
 ///
 /// Randomness: the words come from `Stream::new(master_seed, "discrete_gaussian/noise")` of a
-/// sampling [`NoiseSource`]; a replaying source is `Error::Unsupported` (the tape vocabulary has
-/// no integer draws). Ledger: `None`, with ρ and ε(δ) in `info` (`privacy::discrete_gaussian`, "Ledger").
+/// sampling [`NoiseSource`]; a replaying source is `Error::Unsupported` (the tape vocabulary has no
+/// integer draws). Ledger: `None`, with ρ and ε(δ) in `info` (`privacy::discrete_gaussian`,
+/// "Ledger").
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DiscreteGaussianOutputPerturbation {

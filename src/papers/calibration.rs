@@ -1,11 +1,11 @@
 //! What the papers' calibrations share: a [`PaperCalibration`] (a
-//! [`crate::privacy::calibration::Calibration`] with the paper, item and [`Reading`] it comes
-//! from) and a [`PaperAmplification`] (what a paper's amplification-by-sampling statement
-//! requires, with its side conditions). Each paper's own calibrations are in its
-//! `calibration` module: [`crate::papers::bg23::calibration`], [`crate::papers::kllw22::calibration`],
+//! [`crate::privacy::calibration::Calibration`] with the paper, item and [`Reading`] it comes from)
+//! and a [`PaperAmplification`] (what a paper's amplification-by-sampling statement requires, with
+//! its side conditions). Each paper's own calibrations are in its `calibration` module:
+//! [`crate::papers::bg23::calibration`], [`crate::papers::kllw22::calibration`],
 //! [`crate::papers::ztoh22::calibration`], [`crate::papers::bgm23::calibration`],
-//! [`crate::papers::bgm24::calibration`]. The table of every item, with the instances and
-//! numbers, is `proofs-notes/privacy.md`.
+//! [`crate::papers::bgm24::calibration`]. The table of every item, with the instances and numbers,
+//! is `proofs-notes/privacy.md`.
 
 use crate::error::{invalid, require_count, require_positive, require_unit_open, Result};
 use crate::papers::Reading;

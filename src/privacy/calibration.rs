@@ -8,8 +8,9 @@
 //! with-replacement RDP bound of [`crate::privacy::replacement`] otherwise), and
 //! [`Calibration::epsilon_lower`] gives a proved lower bound on the ε of the released transcript
 //! (exact for Gaussian-only trees; an explicit instance and test for sampled ones). A calibration
-//! is **under-noised** when its lower bound exceeds the ε it claims. [`smallest_certified_constant`]
-//! and [`largest_refuted_constant`] make an unnamed constant ("a universal constant c") concrete.
+//! is **under-noised** when its lower bound exceeds the ε it claims.
+//! [`smallest_certified_constant`] and [`largest_refuted_constant`] make an unnamed constant ("a
+//! universal constant c") concrete.
 //!
 //! The papers' own calibrations, each named after its item, are in `papers::<key>::calibration`;
 //! the derivations are in `proofs-notes/privacy.md`.

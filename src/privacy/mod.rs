@@ -1,8 +1,15 @@
-//! Privacy: mechanisms, calibration and the DpEvent ledger (DESIGN "privacy/").
+//! Privacy: the paper-free accountant layer (DESIGN "privacy/"), in the spirit of Google's
+//! dp_accounting: an event vocabulary ([`event`]: what a release does, under which neighbouring
+//! relation), accountants that price an event tree ([`rdp`], [`pld`], [`zcdp`], [`gdp`],
+//! [`moments`], [`composition`], behind the [`accountant`] interface), calibration ([`analytic`],
+//! [`classic_gaussian_sigma`], and [`calibration`], which prices a noise calibration against the
+//! (ε, δ) it claims, with [`replacement`] for sampling with replacement), the empirical auditor
+//! core ([`audit`]) and exact mechanisms ([`discrete_gaussian`]).
 //!
-//! This foundation holds the event vocabulary every private algorithm returns with its output and
-//! the classic Gaussian calibration; accountants that price an event tree (RDP, PLD, zCDP, GDP,
-//! moments accountant) and the analytic calibration are the privacy layer's (issue 3).
+//! Nothing here knows a paper or an algorithm: the papers' calibrations are in
+//! `papers::<key>::calibration`, and the audits of algorithm releases and the discrete-Gaussian
+//! output perturbation sit next to the algorithms (`algorithms::release_audit`,
+//! `algorithms::discrete_output_perturbation`).
 
 pub mod accountant;
 pub mod analytic;

@@ -354,9 +354,9 @@ pub fn rdp_expansion(n: u64, m: u64, z: f64, alpha: u32) -> Result<f64> {
     Ok(expansion_from_table(&t, alpha))
 }
 
-/// The bound this module proves: min(Jensen, expansion) at integer α ≥ 2, for the mechanism
-/// "draw m indices i.i.d. uniform on \[n\]; release A(batch) + N(0, σ²I)" where A changes by at most
-/// Δ (ℓ2) when one batch slot changes, z = σ/Δ, under replace-one.
+/// The bound this module proves: min(Jensen, expansion) at integer α ≥ 2, for the mechanism "draw m
+/// indices i.i.d. uniform on \[n\]; release A(batch) + N(0, σ²I)" where A changes by at most Δ (ℓ2)
+/// when one batch slot changes, z = σ/Δ, under replace-one.
 pub fn rdp(n: u64, m: u64, z: f64, alpha: u32) -> Result<f64> {
     Ok(rdp_curve(n, m, z, &[alpha])?[0])
 }

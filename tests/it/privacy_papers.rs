@@ -1,5 +1,5 @@
-//! The five papers' privacy constants (`privacy::papers`) and sampling with replacement
-//! (`privacy::replacement`): paper-literal calibrations against hand-computed values, the
+//! The five papers' privacy constants (`papers::<key>::calibration`, priced by
+//! `privacy::calibration`) and sampling with replacement (`privacy::replacement`): paper-literal calibrations against hand-computed values, the
 //! with-replacement RDP bound against the exact Rényi divergence of the output mixtures, and, for
 //! every under-noised statement, the literal calibration refuted and the corrected one certified
 //! (the future Erratum claims; `proofs-notes/privacy.md`).
@@ -372,7 +372,7 @@ fn sum_test_is_exact_for_a_gaussian_and_below_the_upper_bound() {
 // Errata: the literal calibration is refuted, the corrected one certified
 // ------------------------------------------------------------------------------------------------
 
-/// Erratum P-1 (BG23 Prop 7 / Thm 4): two subsampled evaluations per iteration, counted as one.
+/// Erratum E-BG23-P1 (BG23 Prop 7 / Thm 4): two subsampled evaluations per iteration, counted as one.
 #[test]
 fn erratum_bg23_prop7_two_evaluations_per_iteration() {
     let n = 200;
@@ -388,7 +388,7 @@ fn erratum_bg23_prop7_two_evaluations_per_iteration() {
     assert!(cor.certified().unwrap(), "{up:?}");
 }
 
-/// Erratum P-2 (BG23 Prop 3, and Props 5, 10 that use it): σ² = 2s² ln(1/η)/ε² is stated for every
+/// Erratum E-BG23-P2 (BG23 Prop 3, and Props 5, 10 that use it): σ² = 2s² ln(1/η)/ε² is stated for every
 /// ε but fails for large ε.
 #[test]
 fn erratum_bg23_prop3_large_epsilon() {
@@ -423,7 +423,7 @@ fn erratum_bg23_prop3_large_epsilon() {
     }
 }
 
-/// Erratum P-5 (BG23 Cor 2): the printed σ² = 32M²/(Bλ₀)·ln(1/η)/ε² lacks the squares of Prop 10.
+/// Erratum E-BG23-P5 (BG23 Cor 2): the printed σ² = 32M²/(Bλ₀)·ln(1/η)/ε² lacks the squares of Prop 10.
 #[test]
 fn erratum_bg23_cor2_missing_squares() {
     let lit = bg23::cor2(0.01, 1.0, 0.005, 8, 1, 1.0, 1e-5, Reading::PaperLiteral).unwrap();
@@ -438,7 +438,7 @@ fn erratum_bg23_cor2_missing_squares() {
     assert!(big.certified().unwrap());
 }
 
-/// Erratum K-1 (KLLW22 Thm 1): the proof's constant c = 4 certifies one block; DP-GDA releases both.
+/// Erratum E-KLLW22-7 (KLLW22 Thm 1): the proof's constant c = 4 certifies one block; DP-GDA releases both.
 #[test]
 fn erratum_kllw22_joint_release() {
     // The paper's own moments accountant, joint release, c = 4: ε + ε²/(4 ln(1/δ)) > ε.
@@ -504,7 +504,7 @@ fn erratum_kllw22_joint_release() {
     .unwrap());
 }
 
-/// Erratum B-2 (BGM23 Cor 16): the LDP noise σ = L√(log(1/δ))/ε ignores the local sensitivity 2L
+/// Erratum E-BGM23-36 (BGM23 Cor 16): the LDP noise σ = L√(log(1/δ))/ε ignores the local sensitivity 2L
 /// and the Gaussian-mechanism constant.
 #[test]
 fn erratum_bgm23_cor16_ldp_noise() {
@@ -611,7 +611,7 @@ fn bgm24_lemma9_premise_and_theta_exponent() {
     assert!(want < 0.1);
 }
 
-/// Erratum P-3 (BG23 Thm 1): with √2 in place of Abadi et al.'s unnamed c₂ the summary fails for
+/// Erratum E-BG23-P3 (BG23 Thm 1): with √2 in place of Abadi et al.'s unnamed c₂ the summary fails for
 /// large ε, whatever c₁ (here ε = 10 < c₁K(m/n)² = 100c₁ for every c₁ > 0.1).
 #[test]
 fn erratum_bg23_thm1_large_epsilon() {
@@ -699,7 +699,7 @@ fn row(c: &PaperCalibration, formula: &str, constant: &str) -> String {
 }
 
 /// Prints the table of `proofs-notes/privacy.md` (slow: run with
-/// `cargo test --test privacy_papers -- --ignored --nocapture`).
+/// `cargo test --release --test it -- --ignored --nocapture table_of_items`).
 #[test]
 #[ignore]
 fn table_of_items() {

@@ -100,12 +100,11 @@ pub fn prop3(s: f64, epsilon: f64, eta: f64, reading: Reading) -> Result<PaperCa
     })
 }
 
-/// BG23 Thm 1 as a calibration: K releases, each on m records drawn as (Unif\[S\])^m,
-/// sensitivity s, at the printed σ = √(2K ln(1/η))·s·m/(nε). Tree:
-/// `self_composed{K, sampled_with_replacement{n, m, gaussian{σ/s}}}`. With the constant √2 in
-/// place of Abadi et al.'s unnamed c₂, the statement fails for large ε whatever c₁ is (erratum
-/// E-BG23-P3): as K grows with ε fixed the transcript tends to μ-GDP with μ = ε/√(2 ln(1/η)), Prop 3's
-/// calibration.
+/// BG23 Thm 1 as a calibration: K releases, each on m records drawn as (Unif\[S\])^m, sensitivity
+/// s, at the printed σ = √(2K ln(1/η))·s·m/(nε). Tree: `self_composed{K,
+/// sampled_with_replacement{n, m, gaussian{σ/s}}}`. With the constant √2 in place of Abadi et al.'s
+/// unnamed c₂, the statement fails for large ε whatever c₁ is (erratum E-BG23-P3): as K grows with
+/// ε fixed the transcript tends to μ-GDP with μ = ε/√(2 ln(1/η)), Prop 3's calibration.
 pub fn thm1_calibration(
     k: u64,
     s: f64,

@@ -29,9 +29,10 @@ pub fn thm12_sigma(
         / (2f64.powi(t as i32) * lambda * n_prime as f64 * epsilon))
 }
 
-/// BGM23 Thm 12 and the privacy guarantee in its proof: output perturbation of an approximate regularized saddle point,
-/// round t of `rounds` disjoint rounds (parallel composition, Thm 8). The solver guarantees
-/// E‖ẑ_t − z*‖ ≤ (δ/5)·L/(2^tλn'), so ‖ẑ_t − z*‖ ≤ L/(2^tλn') except with probability δ/5.
+/// BGM23 Thm 12 and the privacy guarantee in its proof: output perturbation of an approximate
+/// regularized saddle point, round t of `rounds` disjoint rounds (parallel composition, Thm 8). The
+/// solver guarantees E‖ẑ_t − z*‖ ≤ (δ/5)·L/(2^tλn'), so ‖ẑ_t − z*‖ ≤ L/(2^tλn') except with
+/// probability δ/5.
 ///
 /// * Literal: sensitivity "2L/(2^tλn')" as printed (proof of Thm 12).
 /// * Corrected: 3L/(2^tλn') — Lemma 2's L/(2^tλn') plus twice the accuracy radius (both datasets'
@@ -83,9 +84,9 @@ pub fn thm12(
 pub struct NoisySgdaParams {
     /// T = ⌊min{n/8, n²ε²/(32 d log(1/δ))}⌋.
     pub iterations: u64,
-    /// The batch size m: [`Reading::PaperLiteral`] m = min(n, ⌈max{n√(ε/(4T)), 1}⌉) (App. C.2, rounded
-    /// up); [`Reading::Corrected`] m = min(n, max{⌈n√(ε/T)⌉, 1}), the smallest batch for which
-    /// BGM23 Thm 22's premise T ≥ n²ε/m² holds (erratum E-BGM23-31).
+    /// The batch size m: [`Reading::PaperLiteral`] m = min(n, ⌈max{n√(ε/(4T)), 1}⌉) (App. C.2,
+    /// rounded up); [`Reading::Corrected`] m = min(n, max{⌈n√(ε/T)⌉, 1}), the smallest batch for
+    /// which BGM23 Thm 22's premise T ≥ n²ε/m² holds (erratum E-BGM23-31).
     pub batch: u64,
     /// Which batch-size rule produced `batch`.
     pub batch_rule: Reading,
@@ -96,8 +97,9 @@ pub struct NoisySgdaParams {
     pub thm22_premise: bool,
 }
 
-/// BGM23 Thm 21's parameters, c₀ the unnamed "universal constant" of App. C.2 (c₀ = c² of Thm 22), with the batch
-/// size by `batch_rule` (see [`NoisySgdaParams::batch`]; the literal rule gives n²ε/m² ≈ 4T > T).
+/// BGM23 Thm 21's parameters, c₀ the unnamed "universal constant" of App. C.2 (c₀ = c² of Thm 22),
+/// with the batch size by `batch_rule` (see [`NoisySgdaParams::batch`]; the literal rule gives
+/// n²ε/m² ≈ 4T > T).
 pub fn thm21_params(
     c0: f64,
     n: u64,
@@ -153,8 +155,8 @@ pub fn thm21_params(
     })
 }
 
-/// BGM23 Thm 22's premise T ≥ n²ε/m² (Thm 22 and the remark after it), decided exactly: T·m² ≥ n²·ε with ε at its
-/// binary value (false for a non-finite ε).
+/// BGM23 Thm 22's premise T ≥ n²ε/m² (Thm 22 and the remark after it), decided exactly: T·m² ≥ n²·ε
+/// with ε at its binary value (false for a non-finite ε).
 pub fn thm22_premise(t: u64, m: u64, n: u64, epsilon: f64) -> bool {
     use num_bigint::BigInt;
     use num_rational::BigRational;

@@ -49,13 +49,12 @@ pub struct MirrorProxParams {
 }
 
 /// BGM24 Thm 4 and its proof: DP stochastic mirror prox, 2T oracle calls (two per iteration,
-/// Algorithm 2, lines 2–3), each on a fresh minibatch of m records sampled "uniformly" (`sampling` chooses with or
-/// without replacement; the paper does not say), releasing (1/m)Σg + [ξ_w, ξ_θ]. The joint
-/// per-slot sensitivity in the noise metric gives one Gaussian with
-/// z = 1/√((Δ_w/σ_w)² + (Δ_θ/σ_θ)²), Δ_w = 2·B_wL_w·d_w^{1/2−1/p*}/m. Tree:
-/// `self_composed{2T, sampled_*{n, m, gaussian{z}}}`. The proof applies Lemma 9 with T queries
-/// (not 2T) and per block (not jointly): both are absorbed by the unnamed c, made concrete by
-/// [`thm4_c_required`].
+/// Algorithm 2, lines 2–3), each on a fresh minibatch of m records sampled "uniformly" (`sampling`
+/// chooses with or without replacement; the paper does not say), releasing (1/m)Σg + [ξ_w, ξ_θ].
+/// The joint per-slot sensitivity in the noise metric gives one Gaussian with z = 1/√((Δ_w/σ_w)² +
+/// (Δ_θ/σ_θ)²), Δ_w = 2·B_wL_w·d_w^{1/2−1/p*}/m. Tree: `self_composed{2T, sampled_*{n, m,
+/// gaussian{z}}}`. The proof applies Lemma 9 with T queries (not 2T) and per block (not jointly):
+/// both are absorbed by the unnamed c, made concrete by [`thm4_c_required`].
 pub fn thm4(
     c: f64,
     setup: &Thm4Setup,
@@ -153,8 +152,8 @@ pub fn thm4_c_required(setup: &Thm4Setup, epsilon: f64, delta: f64) -> Result<f6
     })
 }
 
-/// BGM24 Thm 6's σ_t (App. D.3, the construction of A_emp before Thm 6): literal 8L√(2/δ)/(2^tλn'ε) as printed; corrected
-/// 8L√(log(2/δ))/(2^tλn'ε), the value the utility part of its proof uses.
+/// BGM24 Thm 6's σ_t (App. D.3, the construction of A_emp before Thm 6): literal 8L√(2/δ)/(2^tλn'ε)
+/// as printed; corrected 8L√(log(2/δ))/(2^tλn'ε), the value the utility part of its proof uses.
 #[allow(clippy::too_many_arguments)]
 pub fn thm6_sigma(
     l: f64,
@@ -176,10 +175,11 @@ pub fn thm6_sigma(
     Ok(8.0 * l * root / (2f64.powi(t as i32) * lambda * n_prime as f64 * epsilon))
 }
 
-/// BGM24 Thm 6 and the privacy guarantee in its proof: output perturbation of the SVI regularized equilibrium, round t = 1
-/// shown, `rounds` disjoint rounds. E‖ẑ − z*‖ ≤ δL/(5·2^tλn') gives ‖ẑ − z*‖ ≤ L/(2^tλn') except
-/// with probability δ/5; the exact equilibrium moves by ≤ 2L/((2^{t+1}−2)λn') ≤ 2L/(2^tλn'), so
-/// the sensitivity is 4L/(2^tλn'), not the printed "2L/(2^tλn')" (proof of Thm 6).
+/// BGM24 Thm 6 and the privacy guarantee in its proof: output perturbation of the SVI regularized
+/// equilibrium, round t = 1 shown, `rounds` disjoint rounds. E‖ẑ − z*‖ ≤ δL/(5·2^tλn') gives ‖ẑ −
+/// z*‖ ≤ L/(2^tλn') except with probability δ/5; the exact equilibrium moves by ≤
+/// 2L/((2^{t+1}−2)λn') ≤ 2L/(2^tλn'), so the sensitivity is 4L/(2^tλn'), not the printed
+/// "2L/(2^tλn')" (proof of Thm 6).
 ///
 /// * Literal: printed σ_t (√(2/δ), far larger than intended) and sensitivity 2L/(2^tλn').
 /// * Corrected: σ_t with √(log(2/δ)) and sensitivity 4L/(2^tλn'). Still certified for ε ≤ 1.

@@ -10,9 +10,9 @@ use crate::papers::Reading;
 use crate::privacy::calibration::{replace_one, Calibration};
 use crate::privacy::{validate_eps_delta, DpEvent};
 
-/// The constant KLLW22's proof of Thm 1 (App. A.1, the moment bound and the choice of σ) needs for **one** block: with
-/// α_M(λ) ≤ 4G²λ²T/(n²σ²) and σ = cG√(T log(1/δ))/(nε), α_M(λ) ≤ λε/2 at λ = 2log(1/δ)/ε iff
-/// c ≥ 4 (and λ ≥ 1, i.e. ε ≤ 2 log(1/δ)).
+/// The constant KLLW22's proof of Thm 1 (App. A.1, the moment bound and the choice of σ) needs for
+/// **one** block: with α_M(λ) ≤ 4G²λ²T/(n²σ²) and σ = cG√(T log(1/δ))/(nε), α_M(λ) ≤ λε/2 at λ =
+/// 2log(1/δ)/ε iff c ≥ 4 (and λ ≥ 1, i.e. ε ≤ 2 log(1/δ)).
 pub const THM1_C_PROOF: f64 = 4.0;
 
 /// The constant the same argument needs for the joint release of both blocks (w and v noised at
@@ -22,14 +22,15 @@ pub const THM1_C_JOINT: f64 = 4.0 * std::f64::consts::SQRT_2;
 /// Which KLLW22 release is priced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Release {
-    /// One block's noisy gradients (what the proof of Thm 1 in App. A.1 certifies: "the training process over v is similar").
+    /// One block's noisy gradients (what the proof of Thm 1 in App. A.1 certifies: "the training
+    /// process over v is similar").
     PerBlock,
     /// Both blocks' noisy gradients (what Algorithm 1 releases).
     Joint,
 }
 
-/// KLLW22 Thm 1 / App. A (the display of σ at its start): σ = c·G·√(T log(1/δ))/(nε), c unnamed ("O(·)"; Lemma 1
-/// writes σ² = c·G²T log(1/δ)/(n²ε²), a different c).
+/// KLLW22 Thm 1 / App. A (the display of σ at its start): σ = c·G·√(T log(1/δ))/(nε), c unnamed
+/// ("O(·)"; Lemma 1 writes σ² = c·G²T log(1/δ)/(n²ε²), a different c).
 pub fn thm1_sigma(c: f64, g: f64, t: u64, n: u64, epsilon: f64, delta: f64) -> Result<f64> {
     require_positive("c", c)?;
     require_positive("G", g)?;
@@ -40,13 +41,12 @@ pub fn thm1_sigma(c: f64, g: f64, t: u64, n: u64, epsilon: f64, delta: f64) -> R
 }
 
 /// KLLW22 Thm 1 as a calibration. Full-batch gradients: replacing one record moves a block's
-/// gradient (1/n)Σ∇ℓ by ≤ 2G/n (Assumption 1 is blockwise). Per block the tree is
-/// `self_composed{T, gaussian{σn/(2G)}}`; the joint release is
-/// `self_composed{T, composed[gaussian, gaussian]}`.
+/// gradient (1/n)Σ∇ℓ by ≤ 2G/n (Assumption 1 is blockwise). Per block the tree is `self_composed{T,
+/// gaussian{σn/(2G)}}`; the joint release is `self_composed{T, composed[gaussian, gaussian]}`.
 ///
-/// With c = [`THM1_C_PROOF`] the joint release is not what the proof certifies (erratum E-KLLW22-7):
-/// the paper's own moments accountant gives ε + ε²/(4 log(1/δ)) > ε, and the exact ε exceeds ε
-/// for large ε (G = 1, n = 1000, T = 100, ε = 10, δ = 1e-5: exact ε ≈ 10.8). c =
+/// With c = [`THM1_C_PROOF`] the joint release is not what the proof certifies (erratum
+/// E-KLLW22-7): the paper's own moments accountant gives ε + ε²/(4 log(1/δ)) > ε, and the exact ε
+/// exceeds ε for large ε (G = 1, n = 1000, T = 100, ε = 10, δ = 1e-5: exact ε ≈ 10.8). c =
 /// [`THM1_C_JOINT`] fixes it.
 #[allow(clippy::too_many_arguments)]
 pub fn thm1(
@@ -95,8 +95,8 @@ pub fn thm1(
 }
 
 /// The ε that KLLW22's own moments-accountant argument (A.1) proves for `blocks` blocks with the
-/// constant c: per block α(λ) = 2λ(λ+1)ε²/(c² log(1/δ)) (the exact λ(λ+1) of the moment bound in App. A.1, not the
-/// 2λ² relaxation), ε_MA = min_{λ ≥ 1} (blocks·α(λ) + log(1/δ))/λ.
+/// constant c: per block α(λ) = 2λ(λ+1)ε²/(c² log(1/δ)) (the exact λ(λ+1) of the moment bound in
+/// App. A.1, not the 2λ² relaxation), ε_MA = min_{λ ≥ 1} (blocks·α(λ) + log(1/δ))/λ.
 pub fn thm1_moments_accountant_epsilon(
     c: f64,
     epsilon: f64,

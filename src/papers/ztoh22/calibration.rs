@@ -127,9 +127,10 @@ pub fn alg3(
     })
 }
 
-/// ZTOH22 Algorithm 4 + Algorithm 5 (Alg 5 by symmetry, App. B): each phase perturbs one
-/// block with σ_k = (8L/(n̄ε))√(2 log(5/δ)/(μ_kμ)), sensitivity 4L/(n̄√(μ_kμ)); each algorithm is
-/// a parallel composition over its K phases, and the two are composed (basic composition, Lemma 2.1, as §4.2 says).
+/// ZTOH22 Algorithm 4 + Algorithm 5 (Alg 5 by symmetry, App. B): each phase perturbs one block with
+/// σ_k = (8L/(n̄ε))√(2 log(5/δ)/(μ_kμ)), sensitivity 4L/(n̄√(μ_kμ)); each algorithm is a parallel
+/// composition over its K phases, and the two are composed (basic composition, Lemma 2.1, as §4.2
+/// says).
 pub fn alg4_5(l: f64, mu: f64, n: u64, epsilon: f64, delta: f64) -> Result<PaperCalibration> {
     require_positive("L", l)?;
     require_positive("mu", mu)?;

@@ -45,7 +45,7 @@
 //! bounded in [`Pld::delta`]. Without the assumption on Φ, and apart from E (≈ 1e-14 for one
 //! mechanism, ≈ 1e-11 after thousands of compositions), the bound holds in exact arithmetic.
 //!
-//! ## Measured (`tests/privacy_pld.rs`, release build, 2-core machine)
+//! ## Measured (`tests/it/privacy_pld.rs`, release build, 2-core machine)
 //!
 //! Poisson-subsampled Gaussian, add/remove (worse of the two directions), connect-the-dots,
 //! h = 1e-4, tail 1e-15:
