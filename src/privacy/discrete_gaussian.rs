@@ -74,9 +74,7 @@
 //!
 //! References are to arXiv:2004.00010 (CKS20); theorem numbers as cited from that version.
 
-use crate::error::{
-    invalid, require_finite, require_nonnegative, require_positive, require_unit_open, Result,
-};
+use crate::error::{invalid, require_finite, require_nonnegative, require_positive, Result};
 use crate::rng::Stream;
 use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::{Integer, Roots};
@@ -421,51 +419,7 @@ pub fn grid_release<R: RandomBits + ?Sized>(
     })
 }
 
-/// ε at δ of a ρ-zCDP mechanism by the conversion CKS20 use (their Corollary 13; it is Balle et
-/// al. 2020, "Hypothesis testing interpretations and Rényi DP", Thm 21, applied to the Rényi
-/// curve αρ): ε = inf_{α > 1} αρ + (ln(1/δ) + (α − 1) ln(1 − 1/α) − ln α)/(α − 1).
-/// Every α gives a valid bound, so any α the search lands on does: a scan of 200 log-spaced
-/// values of α − 1 in \[10⁻⁴, 10⁶], then golden-section refinement (60 steps) between the
-/// neighbours of the best scan point. This is accounting arithmetic on the guarantee, not
-/// sampling, so it is in f64.
-pub fn zcdp_epsilon(rho: f64, delta: f64) -> Result<f64> {
-    require_nonnegative("rho", rho)?;
-    require_unit_open("delta", delta)?;
-    if rho == 0.0 {
-        return Ok(0.0);
-    }
-    let l = (1.0 / delta).ln();
-    // As a function of s = ln(α − 1).
-    let f = |s: f64| {
-        let am1 = s.exp();
-        let a = 1.0 + am1;
-        a * rho + (l + am1 * (-1.0 / a).ln_1p() - a.ln()) / am1
-    };
-    let (s0, s1, m) = (
-        -4.0 * std::f64::consts::LN_10,
-        6.0 * std::f64::consts::LN_10,
-        200,
-    );
-    let grid = |i: usize| s0 + (s1 - s0) * i as f64 / m as f64;
-    let (mut ib, mut best) = (0usize, f64::INFINITY);
-    for i in 0..=m {
-        let v = f(grid(i));
-        if v < best {
-            best = v;
-            ib = i;
-        }
-    }
-    let (mut lo, mut hi) = (grid(ib.saturating_sub(1)), grid((ib + 1).min(m)));
-    let g = 0.5 * (5f64.sqrt() - 1.0);
-    for _ in 0..60 {
-        let (x1, x2) = (hi - g * (hi - lo), lo + g * (hi - lo));
-        let (v1, v2) = (f(x1), f(x2));
-        best = best.min(v1).min(v2);
-        if v1 < v2 {
-            hi = x2;
-        } else {
-            lo = x1;
-        }
-    }
-    Ok(best.max(0.0))
-}
+/// ε at δ of a ρ-zCDP mechanism, by the conversion CKS20 use (their Corollary 13, the Rényi curve
+/// αρ): the crate's one implementation, [`crate::privacy::zcdp::zcdp_epsilon`], re-exported here
+/// because the grid release states its guarantee through it.
+pub use crate::privacy::zcdp::zcdp_epsilon;
