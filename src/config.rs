@@ -20,6 +20,7 @@ use crate::algorithms::recursive_regularization::{
 use crate::algorithms::{Algorithm, OutputPerturbation, RegularizedSaddlePoint};
 use crate::error::{invalid, Error, Result};
 use crate::gap::gap_function;
+use crate::papers::kllw22::calibration::THM1_C_JOINT;
 use crate::papers::Reading as Variant;
 use crate::problem::{Dataset, FiniteDist, Objective, ProblemSpec, SaddleFn};
 use crate::rng::{NoiseSource, Stream};
@@ -420,28 +421,26 @@ pub fn run(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> Resu
         "dp_gda" => {
             use crate::algorithms::dp_gda::DpGda;
             let p: DpGdaParams = params(&cfg.params)?;
-            let alg = match (p.sigma, p.epsilon, p.delta) {
-                (Some(sigma), None, None) => DpGda {
-                    steps: p.steps,
-                    rho: p.rho,
-                    sigma,
-                    averaging: p.averaging,
-                    ledger: None,
-                },
-                (None, Some(eps), Some(delta)) => {
-                    let g = positive_or("g", p.g, f.constants(&support).lipschitz)?;
-                    let c =
-                        positive_or("c", p.c, crate::papers::kllw22::calibration::THM1_C_JOINT)?;
-                    DpGda::calibrated(p.steps, p.rho, c, g, s.len(), eps, delta, p.averaging)
-                        .map_err(|e| crate::problem::spec::rename(e, "params"))?
-                }
-                _ => {
-                    return Err(invalid(
+            let alg =
+                match (p.sigma, p.epsilon, p.delta) {
+                    (Some(sigma), None, None) => DpGda {
+                        steps: p.steps,
+                        rho: p.rho,
+                        sigma,
+                        averaging: p.averaging,
+                        ledger: None,
+                    },
+                    (None, Some(eps), Some(delta)) => {
+                        let g = positive_or("g", p.g, f.constants(&support).lipschitz)?;
+                        let c = positive_or("c", p.c, THM1_C_JOINT)?;
+                        DpGda::calibrated(p.steps, p.rho, c, g, s.len(), eps, delta, p.averaging)
+                            .map_err(|e| crate::problem::spec::rename(e, "params"))?
+                    }
+                    _ => return Err(invalid(
                         "params.sigma",
                         "give either `sigma` or both `epsilon` and `delta` (Thm 1's calibration)",
-                    ))
-                }
-            };
+                    )),
+                };
             Box::new(crate::algorithms::dp_gda::DpGdaWithMode {
                 alg,
                 gradient_mode: p.gradient_mode,
