@@ -4,9 +4,10 @@
 use crate::common;
 
 use dpsaddle::algorithms::recursive_regularization::{
-    lambda_thm18, AempSpec, DistanceRule, NPrimeRule, RecursiveRegularization, Schedule,
+    AempSpec, DistanceRule, NPrimeRule, RecursiveRegularization, Schedule,
 };
 use dpsaddle::algorithms::Algorithm;
+use dpsaddle::papers::bgm23::schedules::lambda_thm18;
 use dpsaddle::problem::{Dataset, QuadBilinear};
 use dpsaddle::rng::NoiseSource;
 

@@ -22,8 +22,8 @@
 
 use super::section5::{self, BoxAlg, BoxInstance, ExactBox};
 use super::sgda::{mean_lcb, pair_gap};
-use crate::algorithms::ldp_sgda::{cor16_bound, LdpSgda};
-use crate::algorithms::noisy_sgda::{alpha_hat_at, alpha_hat_explicit, NoisySgda};
+use crate::algorithms::ldp_sgda::LdpSgda;
+use crate::algorithms::noisy_sgda::NoisySgda;
 use crate::algorithms::Algorithm;
 use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
 use crate::error::{invalid, Result};
@@ -33,6 +33,7 @@ use crate::geometry::Domain;
 use crate::instances;
 use crate::linalg::{self, Matrix};
 use crate::papers::bgm23::calibration::{thm21 as bgm23_thm21, thm21_params as bgm23_thm21_params};
+use crate::papers::bgm23::schedules::{cor16_bound, lemma9_alpha_hat, lemma9_alpha_hat_at};
 use crate::papers::Reading as Variant;
 use crate::problem::{
     Constants, Dataset, FiniteDist, Mixture, Objective, QuadBilinear, Regularizer, SaddleFn,
@@ -58,7 +59,7 @@ pub fn claims() -> Vec<Claim> {
                         explicit constants, and is α̂-relatively accurate with α̂ = (L_step/(2√T))(2 + \
                         (L_noise/L_step)²(1/m + c₀/32)) (Lemma 9 omits the L/√n′ part of α̂, I-34).",
             kind: Kind::MonteCarlo,
-            code: "algorithms::noisy_sgda::{NoisySgda, alpha_hat_at, alpha_hat_explicit}",
+            code: "algorithms::noisy_sgda::NoisySgda, papers::bgm23::schedules::{lemma9_alpha_hat_at, lemma9_alpha_hat}",
             check: check_lemma9,
         },
         Claim {
@@ -70,7 +71,7 @@ pub fn claims() -> Vec<Claim> {
                         η = Bε/(L√(nd log(1/δ))) or η* = B√(2/(nV))), has population strong gap \
                         ≤ B²/(ηn) + (η/2)(3L² + 2dσ²).",
             kind: Kind::MonteCarlo,
-            code: "algorithms::ldp_sgda::{LdpSgda, cor16_bound}, rng::NoiseSource::permutation",
+            code: "algorithms::ldp_sgda::LdpSgda, papers::bgm23::schedules::cor16_bound, rng::NoiseSource::permutation",
             check: check_cor16,
         },
         Claim {
@@ -401,18 +402,18 @@ fn check_thm21(b: Budget) -> Result<Evidence> {
             for seed in 0..n_mc as u64 {
                 let out = alg.run(&f, &s, &mut NoiseSource::sample(seed))?;
                 let same = out.grad_evals == p.batch * p.iterations
-                    && out.info["eta"].as_f64() == Some(eta)
-                    && out.info["T"].as_u64() == Some(p.iterations);
+                    && out.info.as_noisy_sgda().map(|i| (i.eta, i.iterations))
+                        == Some((eta, p.iterations));
                 runs.observe_exact(same, None, format!("{name} {rule:?} seed={seed}"));
                 x.push(pair_gap(&f, &obj, &out.z(), &zhat));
             }
             let (mean, sd, lcb) = mean_lcb(&x);
-            let alpha = alpha_hat_at(l, l, p.batch, c0, p.iterations);
+            let alpha = lemma9_alpha_hat_at(l, l, p.batch, c0, p.iterations);
             let bound = d_hat * alpha;
             let label = format!("{name}, m rule {rule:?}, N={n_mc}");
             mc.observe(lcb, bound, label.clone());
             ctrl.observe(lcb, bound / (p.iterations as f64).sqrt(), label.clone());
-            let explicit = d_hat * alpha_hat_explicit(l, l, p.batch, c0, n as u64, 4, eps, delta);
+            let explicit = d_hat * lemma9_alpha_hat(l, l, p.batch, c0, n as u64, 4, eps, delta);
             notes.push(format!(
                 "{label}: T={} m={} σ={:.5} η={eta:.5} L={l:.4} D̂={d_hat:.4}; mean={mean:.5} (sd {sd:.4}, LCB99.9 {lcb:.5}) \
                  ≤ bound {bound:.5} (mean/bound {:.3}); D̂·α̂_explicit (unrounded T) = {explicit:.5}",
@@ -640,7 +641,8 @@ fn check_lemma9(b: Budget) -> Result<Evidence> {
                     counts.observe_exact(
                         out.grad_evals == count
                             && out.ledger.as_ref() == Some(&cal.ledger)
-                            && out.info["grad_evals_m_times_T"].as_u64() == Some(count),
+                            && out.info.as_noisy_sgda().map(|i| i.grad_evals_m_times_t)
+                                == Some(count),
                         None,
                         format!("{label}: count {} = m·T = {count}, ledger", out.grad_evals),
                     );
@@ -650,7 +652,7 @@ fn check_lemma9(b: Budget) -> Result<Evidence> {
                         .min(nf.powf(1.5) / log2n.powf(1.5));
                     let lo = lo0 * (n_prime as f64 * log2n / nf).powi(2);
                     observe_band(&mut band, count as f64 / m9, lo, hi, &label);
-                    let a_exp = alpha_hat_explicit(
+                    let a_exp = lemma9_alpha_hat(
                         l_step,
                         l,
                         p.batch,
@@ -725,7 +727,7 @@ fn check_lemma9(b: Budget) -> Result<Evidence> {
             x.push(pair_gap(&f, &obj, &out.z(), &zstar) / d_hat);
         }
         let (mean, sd, lcb) = mean_lcb(&x);
-        let alpha = alpha_hat_at(l_step, l, p.batch, c0, p.iterations);
+        let alpha = lemma9_alpha_hat_at(l_step, l, p.batch, c0, p.iterations);
         let label = format!("α̂-relative accuracy at n′={n_prime}, d=4, ε=1, {rule:?}, N={n_mc}");
         mc.observe(lcb, alpha + slack / d_hat, label.clone());
         ctrl.observe(

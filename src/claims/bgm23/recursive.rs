@@ -3,13 +3,13 @@
 //!
 //! The workhorse is LIN-box (`QuadBilinear::lin_box(c)`, B = 1) with the two antipodal unit atoms
 //! (3/5, 4/5), (−3/5, −4/5): every expectation over S is a finite sum over count paths
-//! (`algorithms::rr_paths`), so E_t, F_t, G_t, P.1, P.2 and the terms of Thm 18 are exact
+//! (`algorithms::recursive_regularization::paths`), so E_t, F_t, G_t, P.1, P.2 and the terms of Thm 18 are exact
 //! expectations (to the certified solver's tolerance), not estimates.
 
+use crate::algorithms::recursive_regularization::paths::{enumerate_paths, PathMoments};
 use crate::algorithms::recursive_regularization::{
     Aemp, AempSpec, DistanceRule, RecursiveRegularization, Schedule,
 };
-use crate::algorithms::rr_paths::{enumerate_paths, PathMoments};
 use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
 use crate::error::Result;
 use crate::linalg;
@@ -29,7 +29,7 @@ pub fn claims() -> Vec<Claim> {
                         P.2 (corrected, I-13) E‖z*_t − z̄_{t−1}‖² ≤ G_{t−1} + 8E_{t−1} + 8F_{t−1}; \
                         and, where Thm 18's hypotheses hold, P.1 ≤ B²/2^{2t}, P.2 ≤ B²/2^{2(t−1)}.",
             kind: Kind::Enumerated,
-            code: "algorithms::rr_paths::enumerate_paths, algorithms::recursive_regularization",
+            code: "algorithms::recursive_regularization::paths::enumerate_paths, algorithms::recursive_regularization",
             check: check_lemma19,
         },
         Claim {
@@ -41,7 +41,7 @@ pub fn claims() -> Vec<Claim> {
                         Ĝap(z̄_T) ≤ √2L‖z̄_T − z*_T‖ + 4λB[Σ_t 2^t‖z*_{t+1} − z̄_t‖ + Σ_{r≥1}(2^r − 1)(‖z*_{r+1} − z̄_r‖ + ‖z̄_r − z*_r‖)] \
                         on every path and in expectation; under the hypotheses, Gap(R) ≤ √2BL/2^T + 12TλB².",
             kind: Kind::Enumerated,
-            code: "algorithms::rr_paths::Thm18Terms",
+            code: "algorithms::recursive_regularization::paths::Thm18Terms",
             check: check_thm18,
         },
         Claim {
@@ -121,7 +121,7 @@ fn run_config(cfg: &Config) -> Result<Run> {
     let (l, b) = (k.lipschitz, k.diameter);
     let lambda = match cfg.lambda_factor {
         Some(x) => x * l / (b * 2f64.powi(cfg.rounds as i32)),
-        None => crate::algorithms::recursive_regularization::lambda_thm18(b, l, cfg.n_prime),
+        None => crate::papers::bgm23::schedules::lambda_thm18(b, l, cfg.n_prime),
     };
     let sch = Schedule::free(
         cfg.rounds * cfg.n_prime,
@@ -270,12 +270,12 @@ fn check_thm18(b: Budget) -> Result<Evidence> {
         let th = &run.m.thm18;
         paths += th.paths;
         main.observe(
-            th.worst_l453_ratio,
+            th.worst_after_eq10_ratio,
             1.0,
             format!("{}: L453 pathwise", run.label),
         );
         ctrl.observe(
-            th.worst_l453_ratio_halved,
+            th.worst_after_eq10_ratio_halved,
             1.0,
             format!("{}: Bλ", run.label),
         );
@@ -515,7 +515,7 @@ pub fn subroutine_claims() -> Vec<Claim> {
                         round t, on every run: ‖z̄_t − z*_{S,t}‖² ≤ [F^(t)_S(w̄_t, θ*_{S,t}) − F^(t)_S(w*_{S,t}, θ̄_t)]/(2^tλ), \
                         with equality at t = 1 for bilinear f and interior points.",
             kind: Kind::Exact,
-            code: "algorithms::recursive_regularization::{lambda_thm5, RecursiveRegularization}",
+            code: "papers::bgm23::schedules::lambda_thm5, algorithms::recursive_regularization::RecursiveRegularization",
             check: check_thm5,
         },
         Claim {
@@ -588,7 +588,7 @@ fn pair_gap(f: &dyn SaddleFn, obj: &crate::problem::Objective, zbar: &[f64], z: 
 }
 
 fn check_thm5(b: Budget) -> Result<Evidence> {
-    use crate::algorithms::recursive_regularization::lambda_thm5;
+    use crate::papers::bgm23::schedules::lambda_thm5;
     let mut main = BoundCheck::new(1e-9, 1e-13);
     let mut ctrl = BoundCheck::new(1e-9, 1e-13);
     for &np in &[100usize, 1_000, 10_000, 1_000_000] {
@@ -811,10 +811,10 @@ fn check_thm8(b: Budget) -> Result<Evidence> {
     ))
 }
 
-type RrRunRef = crate::algorithms::recursive_regularization::RrRun;
+type RrRunRef = crate::algorithms::recursive_regularization::RecursiveRegularizationRun;
 
 fn check_thm12(_b: Budget) -> Result<Evidence> {
-    use crate::algorithms::recursive_regularization::lambda_thm12;
+    use crate::papers::bgm23::schedules::lambda_thm12;
     let mut main = BoundCheck::new(1e-12, 0.0);
     let mut ctrl = BoundCheck::new(1e-12, 0.0);
     let (bb, l) = (1.0, 1.0);
@@ -890,8 +890,9 @@ fn check_thm12(_b: Budget) -> Result<Evidence> {
                 record_exact: false,
             };
             let run = alg.run_with(&alg.a_emp, &f, d, &mut crate::rng::NoiseSource::sample(0))?;
-            serde_json::from_value(run.rounds[0].info["unperturbed"].clone())
-                .map_err(|e| crate::error::invalid("info.unperturbed", e.to_string()))
+            (run.rounds[0].info.as_output_perturbation_round())
+                .map(|r| r.unperturbed.clone())
+                .ok_or_else(|| crate::error::invalid("info.unperturbed", "not a Thm 12 round"))
         };
         let diff = linalg::norm2(&linalg::sub(&z(&s)?, &z(&s2)?));
         // The data here have norm 0.1, so L = 0.1 for the stability bound.
@@ -1179,10 +1180,11 @@ fn check_thm5_relacc(b: Budget) -> Result<Evidence> {
             let chunk = s.slice(r.chunk.0..r.chunk.1);
             let obj = RecursiveRegularization::round_objective(&chunk, &run.regularizer, r.t);
             lhs[i].push(pair_gap(&f, &obj, &r.z_bar, zs));
-            let eta = r.info["eta"].as_f64().unwrap_or(f64::NAN);
-            let tt = r.info["T"].as_f64().unwrap_or(f64::NAN);
-            let m = r.info["m"].as_f64().unwrap_or(f64::NAN);
-            let sigma = r.info["sigma"].as_f64().unwrap_or(f64::NAN);
+            let nd = r.info.as_noisy_sgda();
+            let eta = nd.map_or(f64::NAN, |d| d.eta);
+            let tt = nd.map_or(f64::NAN, |d| d.iterations as f64);
+            let m = nd.map_or(f64::NAN, |d| d.m as f64);
+            let sigma = nd.map_or(f64::NAN, |d| d.sigma);
             let lt = sch.lipschitz_round(r.t);
             let d2 = linalg::norm2_sq(&linalg::sub(&r.start, zs));
             premise[i] += d2 / seeds as f64;

@@ -2,3 +2,4 @@
 //! constructions). Filled in by the per-paper move; see [`crate::papers`].
 
 pub mod calibration;
+pub mod schedules;
