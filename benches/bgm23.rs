@@ -10,7 +10,7 @@ use dpsaddle::algorithms::noisy_sgda::NoisySgda;
 use dpsaddle::algorithms::Algorithm;
 use dpsaddle::geometry::Domain;
 use dpsaddle::linalg::Matrix;
-use dpsaddle::privacy::papers::Variant;
+use dpsaddle::papers::Reading as Variant;
 use dpsaddle::problem::{Dataset, QuadBilinear, SaddleFn};
 use dpsaddle::rng::{NoiseSource, Stream};
 use std::hint::black_box;

@@ -20,7 +20,8 @@ use crate::algorithms::recursive_regularization::{
 use crate::algorithms::{Algorithm, OutputPerturbation, RegularizedSaddlePoint};
 use crate::error::{invalid, Error, Result};
 use crate::gap::gap_function;
-use crate::privacy::papers::Variant;
+use crate::papers::kllw22::calibration::THM1_C_JOINT;
+use crate::papers::Reading as Variant;
 use crate::problem::{Dataset, FiniteDist, Objective, ProblemSpec, SaddleFn};
 use crate::rng::{NoiseSource, Stream};
 use serde::{Deserialize, Serialize};
@@ -425,7 +426,7 @@ pub fn run(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> Resu
                     },
                     (None, Some(eps), Some(delta)) => {
                         let g = positive_or("g", p.g, f.constants(&support).lipschitz)?;
-                        let c = positive_or("c", p.c, crate::privacy::papers::KLLW22_C_JOINT)?;
+                        let c = positive_or("c", p.c, THM1_C_JOINT)?;
                         DpGda::calibrated(p.steps, p.rho, c, g, s.len(), eps, delta, p.averaging)
                             .map_err(|e| crate::problem::spec::rename(e, "params"))?
                     }

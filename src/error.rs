@@ -78,3 +78,22 @@ pub fn require_count(field: &str, v: u64) -> Result<()> {
         Ok(())
     }
 }
+
+/// Check that `v` is finite and ≥ 0, naming `field` otherwise (`field` is formatted only on
+/// error, so `format_args!("mu[{i}]")` costs nothing in a loop).
+pub fn require_nonnegative(field: impl fmt::Display, v: f64) -> Result<()> {
+    if v.is_finite() && v >= 0.0 {
+        Ok(())
+    } else {
+        Err(invalid(field, format!("must be finite and ≥ 0, got {v}")))
+    }
+}
+
+/// Check that `v` ∈ (0, 1] (e.g. a sampling rate q), naming `field` otherwise.
+pub fn require_fraction(field: impl fmt::Display, v: f64) -> Result<()> {
+    if v.is_finite() && v > 0.0 && v <= 1.0 {
+        Ok(())
+    } else {
+        Err(invalid(field, format!("must be in (0, 1], got {v}")))
+    }
+}

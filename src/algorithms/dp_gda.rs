@@ -176,21 +176,21 @@ impl DpGda {
         averaging: Averaging,
     ) -> Result<DpGda> {
         DpGda::new(steps, rho, 0.0)?;
-        let cal = crate::privacy::papers::kllw22_thm1(
+        let cal = crate::papers::kllw22::calibration::thm1(
             c,
             g,
             steps as u64,
             n as u64,
             epsilon,
             delta,
-            crate::privacy::papers::Release::Joint,
+            crate::papers::kllw22::calibration::Release::Joint,
         )?;
         Ok(DpGda {
             steps,
             rho,
             sigma: cal.sigma,
             averaging,
-            ledger: Some(cal.ledger),
+            ledger: Some(cal.ledger.clone()),
         })
     }
 

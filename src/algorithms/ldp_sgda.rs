@@ -19,7 +19,7 @@
 //!   standard deviation, and η = B/(√(n d log(1/δ))·L·ε) exactly as printed (ε in the
 //!   denominator, which makes the bound grow like 1/ε³ for small ε).
 //! * [`Variant::Corrected`]: σ = 2L√(2 ln(1.25/δ))/ε (the Gaussian mechanism for the local
-//!   sensitivity sup‖g(z; x) − g(z; x′)‖ ≤ 2L; [`crate::privacy::papers::bgm23_cor16`]) and
+//!   sensitivity sup‖g(z; x) − g(z; x′)‖ ≤ 2L; [`crate::papers::bgm23::calibration::cor16`]) and
 //!   η = Bε/(L√(n d log(1/δ))).
 //! * `optimal_step`: η* = B√(2/(nV)), V = 3L² + 2dσ² (with the variant's σ), the minimizer of the
 //!   explicit strong-gap bound B²/(ηn) + (η/2)V derived in `proofs-notes/bgm23.md` (Cor 16):
@@ -33,10 +33,11 @@ use crate::algorithms::{Algorithm, Diagnostics, Output};
 use crate::error::{invalid, require_positive, Result};
 use crate::linalg;
 use crate::oracle::Oracle;
+use crate::papers::bgm23::calibration::cor16 as bgm23_cor16;
 use crate::papers::bgm23::schedules::{
     cor16_bound, cor16_eta, cor16_eta_corrected, cor16_optimal_eta, cor16_variance,
 };
-use crate::privacy::papers::{bgm23_cor16, Variant};
+use crate::papers::Reading as Variant;
 use crate::problem::saddle::validate_point;
 use crate::problem::{Dataset, SaddleFn};
 use crate::rng::NoiseSource;
@@ -240,7 +241,7 @@ impl LdpSgda {
             w: linalg::scale(inv, &sum_w),
             theta: linalg::scale(inv, &sum_t),
             grad_evals: oracle.grad_evals(),
-            ledger: Some(cal.ledger),
+            ledger: Some(cal.ledger.clone()),
             info: Diagnostics::LdpSgda(LdpSgdaDiagnostics {
                 steps: n,
                 sigma: p.sigma,

@@ -10,6 +10,7 @@
 //! struct per algorithm). The papers' schedules the algorithms run with (BGM23's λ, T, n′, D̂_t,
 //! α̂, η) are plain functions in [`crate::papers`].
 
+pub mod discrete_output_perturbation;
 pub mod dp_gda;
 pub mod ldp_sgda;
 pub mod mode_of_halves;
@@ -18,6 +19,7 @@ pub mod output_perturbation;
 pub mod recursive_regularization;
 pub mod regularized_erm;
 pub mod regularized_saddle;
+pub mod release_audit;
 pub mod sgda;
 
 pub use output_perturbation::OutputPerturbation;
@@ -175,7 +177,7 @@ mod tests {
     use crate::algorithms::regularized_erm::RegularizedErm;
     use crate::algorithms::sgda::{Batch, Sgda};
     use crate::error::Error;
-    use crate::privacy::papers::Variant;
+    use crate::papers::Reading as Variant;
 
     fn field<T: std::fmt::Debug>(r: Result<T>) -> String {
         match r {

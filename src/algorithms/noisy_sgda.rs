@@ -2,7 +2,7 @@
 //! used by Lemma 9 (§4.1) as A_emp inside Algorithm 1.
 //!
 //! For a dataset of n points and d = d_w + d_θ, the privacy layer
-//! ([`crate::privacy::papers::bgm23_thm21`]) gives
+//! ([`crate::papers::bgm23::calibration::thm21`]) gives
 //!
 //! ```text
 //! T = ⌊min{n/8, n²ε²/(32 d log(1/δ))}⌋             (Thm 21; T ≥ 1 required)
@@ -34,8 +34,9 @@
 use crate::algorithms::sgda::{Batch, Sgda, SgdaDiagnostics};
 use crate::algorithms::{Algorithm, Diagnostics, Output};
 use crate::error::{invalid, require_positive, Result};
+use crate::papers::bgm23::calibration::{thm21 as bgm23_thm21, NoisySgdaParams};
 use crate::papers::bgm23::schedules::{lemma9_alpha_hat, lemma9_alpha_hat_at, thm21_eta};
-use crate::privacy::papers::{bgm23_thm21, NoisySgdaParams, Variant};
+use crate::papers::Reading as Variant;
 use crate::problem::{Dataset, Objective, Regularizer, SaddleFn};
 use crate::rng::NoiseSource;
 use serde::{Deserialize, Serialize};
@@ -156,7 +157,10 @@ impl NoisySgda {
         n: usize,
         d: usize,
         l_noise: f64,
-    ) -> Result<(NoisySgdaParams, crate::privacy::papers::Calibration)> {
+    ) -> Result<(
+        NoisySgdaParams,
+        crate::papers::calibration::PaperCalibration,
+    )> {
         bgm23_thm21(
             self.c0,
             n as u64,
@@ -225,7 +229,7 @@ impl NoisySgda {
         let Diagnostics::Sgda(sgda) = out.info else {
             unreachable!("Sgda::run_objective returns SGDA diagnostics")
         };
-        out.ledger = Some(cal.ledger);
+        out.ledger = Some(cal.ledger.clone());
         out.info = Diagnostics::NoisySgda(NoisySgdaDiagnostics {
             iterations: p.iterations,
             m: p.batch,

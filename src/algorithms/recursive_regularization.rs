@@ -329,7 +329,7 @@ pub enum AempSpec {
         /// δ.
         delta: f64,
         /// The batch-size rule (E-BGM23-31).
-        batch_rule: crate::privacy::papers::Variant,
+        batch_rule: crate::papers::Reading,
         /// Calibrate σ to L_t (true: the paper's black-box reading) instead of L.
         #[serde(default)]
         noise_uses_round_lipschitz: bool,
@@ -354,7 +354,7 @@ impl AempSpec {
         c0: f64,
         epsilon: f64,
         delta: f64,
-        batch_rule: crate::privacy::papers::Variant,
+        batch_rule: crate::papers::Reading,
         noise_uses_round_lipschitz: bool,
     ) -> Result<AempSpec> {
         crate::error::require_positive("a_emp.c0", c0)?;
@@ -570,7 +570,7 @@ pub fn output_perturbation_round(
             "round {t}: the solver certified ‖ẑ_t − z*_(S,t)‖ ≤ {dist:e}, above Thm 12's r_t = {r_t:e}"
         )));
     }
-    let sigma = crate::privacy::papers::bgm23_thm12_sigma(
+    let sigma = crate::papers::bgm23::calibration::thm12_sigma(
         s.lipschitz,
         s.lambda,
         s.n_prime as u64,

@@ -5,9 +5,10 @@
 
 use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
 use crate::error::Result;
+use crate::papers::calibration::PaperCalibration;
+use crate::papers::{bg23, bgm23, kllw22, Reading};
 use crate::privacy::accountant::Accountant;
 use crate::privacy::event::{DpEvent, Neighbouring, PrivacyLedger};
-use crate::privacy::papers::{self, Calibration, Variant};
 use crate::privacy::pld::Discretization;
 use crate::privacy::{analytic, gdp, pld, rdp, zcdp};
 
@@ -73,6 +74,7 @@ pub fn claims() -> Vec<Claim> {
             "Prop 7 / Thm 4 (privacy)",
             "Two subsampled evaluations per iteration make 2T mechanisms, but σ² = 8M² log(1/η)/ε² counts T: \
              at n = 200, ε = 1 the released transcript is not (1, 1e-5)-DP; σ² = 16M² ln(1/η)/ε² is.",
+            "papers::bg23::calibration::{prop7, prop7_sigma, thm1}",
             check_bg23_prop7,
         ),
         erratum(
@@ -81,6 +83,7 @@ pub fn claims() -> Vec<Claim> {
             "Prop 3 (privacy, large ε)",
             "σ² = 2s² ln(1/η)/ε² is stated for every ε but at ε = 10, η = 1e-5 the exact ε is 10.52; the \
              analytic calibration (corrected) holds.",
+            "papers::bg23::calibration::{prop3, prop3_sigma}",
             check_bg23_prop3,
         ),
         erratum(
@@ -89,6 +92,7 @@ pub fn claims() -> Vec<Claim> {
             "Thm 1 (joint release)",
             "The proof's c = 4 certifies one block, but DP-GDA releases (w, v) together: at ε = 10 the joint \
              release is not (10, 1e-5)-DP; c = 4√2 is.",
+            "papers::kllw22::calibration::{thm1, THM1_C_PROOF, THM1_C_JOINT}",
             check_kllw22_joint,
         ),
         erratum(
@@ -97,6 +101,7 @@ pub fn claims() -> Vec<Claim> {
             "Cor 16 (LDP noise)",
             "σ = L√(log(1/δ))/ε ignores the local sensitivity 2L and the Gaussian constant: at ε = 1 the exact \
              ε is 2.40; σ = 2L√(2 ln(1.25/δ))/ε holds.",
+            "papers::bgm23::calibration::cor16",
             check_bgm23_cor16,
         ),
     ]
@@ -107,6 +112,7 @@ fn erratum(
     paper: &'static str,
     item: &'static str,
     statement: &'static str,
+    code: &'static str,
     check: fn(Budget) -> Result<Evidence>,
 ) -> Claim {
     Claim {
@@ -115,7 +121,7 @@ fn erratum(
         item,
         statement,
         kind: Kind::Erratum,
-        code: "privacy::papers",
+        code,
         check,
     }
 }
@@ -351,7 +357,7 @@ fn check_pld(b: Budget) -> Result<Evidence> {
 /// Erratum evidence: the corrected calibration is certified (upper bound ≤ claimed ε: ratio
 /// upper/claimed ≤ 1) and the literal one is refuted (the negative control: its proved lower bound
 /// run through the same comparison exceeds the claimed ε).
-fn erratum_evidence(literal: &Calibration, corrected: &Calibration) -> Result<Evidence> {
+fn erratum_evidence(literal: &PaperCalibration, corrected: &PaperCalibration) -> Result<Evidence> {
     let mut main = BoundCheck::new(1e-9, 0.0);
     let mut ctrl = BoundCheck::new(1e-9, 0.0);
     let up = corrected.epsilon_upper()?;
@@ -382,44 +388,44 @@ fn erratum_evidence(literal: &Calibration, corrected: &Calibration) -> Result<Ev
 
 fn check_bg23_prop7(_b: Budget) -> Result<Evidence> {
     erratum_evidence(
-        &papers::bg23_prop7(1.0, 200, 1.0, 1e-5, Variant::PaperLiteral)?,
-        &papers::bg23_prop7(1.0, 200, 1.0, 1e-5, Variant::Corrected)?,
+        &bg23::calibration::prop7(1.0, 200, 1.0, 1e-5, Reading::PaperLiteral)?,
+        &bg23::calibration::prop7(1.0, 200, 1.0, 1e-5, Reading::Corrected)?,
     )
 }
 
 fn check_bg23_prop3(_b: Budget) -> Result<Evidence> {
     erratum_evidence(
-        &papers::bg23_prop3(1.0, 10.0, 1e-5, Variant::PaperLiteral)?,
-        &papers::bg23_prop3(1.0, 10.0, 1e-5, Variant::Corrected)?,
+        &bg23::calibration::prop3(1.0, 10.0, 1e-5, Reading::PaperLiteral)?,
+        &bg23::calibration::prop3(1.0, 10.0, 1e-5, Reading::Corrected)?,
     )
 }
 
 fn check_kllw22_joint(_b: Budget) -> Result<Evidence> {
     erratum_evidence(
-        &papers::kllw22_thm1(
-            papers::KLLW22_C_PROOF,
+        &kllw22::calibration::thm1(
+            kllw22::calibration::THM1_C_PROOF,
             1.0,
             100,
             1000,
             10.0,
             1e-5,
-            papers::Release::Joint,
+            kllw22::calibration::Release::Joint,
         )?,
-        &papers::kllw22_thm1(
-            papers::KLLW22_C_JOINT,
+        &kllw22::calibration::thm1(
+            kllw22::calibration::THM1_C_JOINT,
             1.0,
             100,
             1000,
             10.0,
             1e-5,
-            papers::Release::Joint,
+            kllw22::calibration::Release::Joint,
         )?,
     )
 }
 
 fn check_bgm23_cor16(_b: Budget) -> Result<Evidence> {
     erratum_evidence(
-        &papers::bgm23_cor16(1.0, 1.0, 1e-5, Variant::PaperLiteral)?,
-        &papers::bgm23_cor16(1.0, 1.0, 1e-5, Variant::Corrected)?,
+        &bgm23::calibration::cor16(1.0, 1.0, 1e-5, Reading::PaperLiteral)?,
+        &bgm23::calibration::cor16(1.0, 1.0, 1e-5, Reading::Corrected)?,
     )
 }

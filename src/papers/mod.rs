@@ -19,6 +19,7 @@
 pub mod bg23;
 pub mod bgm23;
 pub mod bgm24;
+pub mod calibration;
 pub mod kllw22;
 pub mod ztoh22;
 

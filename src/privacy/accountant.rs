@@ -1,7 +1,7 @@
 //! The accountant interface: price a [`PrivacyLedger`] as ε at a given δ or δ at a given ε, or
 //! answer `Error::Unsupported`, never a guess (issue 3, DESIGN "privacy/").
 
-use crate::error::{invalid, Error, Result};
+use crate::error::{invalid, require_nonnegative, require_unit_open, Error, Result};
 use crate::privacy::PrivacyLedger;
 use serde::{Deserialize, Serialize};
 
@@ -26,27 +26,6 @@ pub trait Accountant {
     fn epsilon(&self, ledger: &PrivacyLedger, delta: f64) -> Result<EpsilonReport>;
     /// The smallest δ it can prove at ε, or `Unsupported`.
     fn delta(&self, ledger: &PrivacyLedger, epsilon: f64) -> Result<f64>;
-}
-
-/// Check δ ∈ (0, 1).
-pub fn check_delta(delta: f64) -> Result<()> {
-    if delta > 0.0 && delta < 1.0 {
-        Ok(())
-    } else {
-        Err(invalid("delta", format!("must be in (0, 1), got {delta}")))
-    }
-}
-
-/// Check ε ≥ 0 finite.
-pub fn check_epsilon(epsilon: f64) -> Result<()> {
-    if epsilon.is_finite() && epsilon >= 0.0 {
-        Ok(())
-    } else {
-        Err(invalid(
-            "epsilon",
-            format!("must be finite and ≥ 0, got {epsilon}"),
-        ))
-    }
 }
 
 /// Is this error a refusal to price (as opposed to bad input)?
@@ -81,7 +60,7 @@ pub fn by_name(name: &str) -> Result<Box<dyn Accountant>> {
 /// bound, so their minimum is too). `Unsupported`, listing every refusal, when none does; bad
 /// input is reported as such, never masked as a refusal.
 pub fn tightest_epsilon(ledger: &PrivacyLedger, delta: f64) -> Result<EpsilonReport> {
-    check_delta(delta)?;
+    require_unit_open("delta", delta)?;
     ledger.event.validate()?;
     let mut best: Option<EpsilonReport> = None;
     let mut refusals = Vec::new();
@@ -106,7 +85,7 @@ pub fn tightest_epsilon(ledger: &PrivacyLedger, delta: f64) -> Result<EpsilonRep
 
 /// The smallest δ at ε over every accountant that supports the ledger, with its name.
 pub fn tightest_delta(ledger: &PrivacyLedger, epsilon: f64) -> Result<(f64, String)> {
-    check_epsilon(epsilon)?;
+    require_nonnegative("epsilon", epsilon)?;
     ledger.event.validate()?;
     let mut best: Option<(f64, String)> = None;
     let mut refusals = Vec::new();

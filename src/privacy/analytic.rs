@@ -21,46 +21,10 @@
 //!   [`calibrate`] reports which method was used, whether its theorem applies, and the exact δ
 //!   the returned σ achieves.
 
-use crate::error::{invalid, Error, Result};
+use crate::error::{require_nonnegative, require_positive, require_unit_open, Error, Result};
 use crate::privacy::special::{self, bisect_threshold, bracket_up};
 use crate::privacy::{classic_gaussian_sigma, validate_eps_delta};
 use serde::{Deserialize, Serialize};
-
-/// Check a finite Δ ≥ 0.
-pub(crate) fn check_sensitivity(sensitivity: f64) -> Result<()> {
-    if sensitivity.is_finite() && sensitivity >= 0.0 {
-        Ok(())
-    } else {
-        Err(invalid(
-            "sensitivity",
-            format!("must be finite and ≥ 0, got {sensitivity}"),
-        ))
-    }
-}
-
-/// Check a finite σ > 0.
-pub(crate) fn check_sigma(sigma: f64) -> Result<()> {
-    if sigma.is_finite() && sigma > 0.0 {
-        Ok(())
-    } else {
-        Err(invalid(
-            "sigma",
-            format!("must be finite and > 0, got {sigma}"),
-        ))
-    }
-}
-
-/// Check a finite ε ≥ 0 (a curve may be evaluated at ε = 0, where δ is the total variation).
-fn check_epsilon_nonneg(epsilon: f64) -> Result<()> {
-    if epsilon.is_finite() && epsilon >= 0.0 {
-        Ok(())
-    } else {
-        Err(invalid(
-            "epsilon",
-            format!("must be finite and ≥ 0, got {epsilon}"),
-        ))
-    }
-}
 
 /// Does the classic calibration's theorem (Dwork & Roth Thm A.1) apply at this ε? It is proved
 /// for ε ∈ (0, 1]; for ε > 1 the formula is still defined but proves nothing.
@@ -70,9 +34,9 @@ pub fn classic_is_valid(epsilon: f64) -> bool {
 
 /// ln δ(σ, ε; Δ) of the Gaussian mechanism (Balle & Wang 2018, Thm 8); −∞ when Δ = 0.
 pub fn analytic_gaussian_log_delta(sensitivity: f64, sigma: f64, epsilon: f64) -> Result<f64> {
-    check_sensitivity(sensitivity)?;
-    check_sigma(sigma)?;
-    check_epsilon_nonneg(epsilon)?;
+    require_nonnegative("sensitivity", sensitivity)?;
+    require_positive("sigma", sigma)?;
+    require_nonnegative("epsilon", epsilon)?;
     Ok(log_delta_unchecked(sensitivity, sigma, epsilon))
 }
 
@@ -100,7 +64,7 @@ pub fn analytic_gaussian_delta(sensitivity: f64, sigma: f64, epsilon: f64) -> Re
 /// [`analytic_gaussian_delta`] at it is ≤ δ. Δ = 0 gives σ = 0.
 pub fn analytic_gaussian_sigma(sensitivity: f64, epsilon: f64, delta: f64) -> Result<f64> {
     validate_eps_delta(epsilon, delta)?;
-    check_sensitivity(sensitivity)?;
+    require_nonnegative("sensitivity", sensitivity)?;
     if sensitivity == 0.0 {
         return Ok(0.0);
     }
@@ -129,11 +93,9 @@ pub fn analytic_gaussian_sigma(sensitivity: f64, epsilon: f64, delta: f64) -> Re
 /// The smallest ε ≥ 0 (to adjacent floats) with δ(σ, ε; Δ) ≤ δ; the conservative end of the
 /// final bracket. Returns 0 when the mechanism is already (0, δ)-DP (including Δ = 0).
 pub fn analytic_gaussian_epsilon(sensitivity: f64, sigma: f64, delta: f64) -> Result<f64> {
-    check_sensitivity(sensitivity)?;
-    check_sigma(sigma)?;
-    if !(delta > 0.0 && delta < 1.0) {
-        return Err(invalid("delta", format!("must be in (0, 1), got {delta}")));
-    }
+    require_nonnegative("sensitivity", sensitivity)?;
+    require_positive("sigma", sigma)?;
+    require_unit_open("delta", delta)?;
     let ok = |eps: f64| log_delta_unchecked(sensitivity, sigma, eps).exp() <= delta;
     if ok(0.0) {
         return Ok(0.0);
@@ -305,9 +267,9 @@ pub fn analytic_gaussian_log_delta_by_integration(
     sigma: f64,
     epsilon: f64,
 ) -> Result<f64> {
-    check_sensitivity(sensitivity)?;
-    check_sigma(sigma)?;
-    check_epsilon_nonneg(epsilon)?;
+    require_nonnegative("sensitivity", sensitivity)?;
+    require_positive("sigma", sigma)?;
+    require_nonnegative("epsilon", epsilon)?;
     if sensitivity == 0.0 {
         return Ok(f64::NEG_INFINITY);
     }

@@ -49,19 +49,20 @@
 //! The auditor never proves privacy: a small `epsilon_lb` says only that this pair and this
 //! statistic did not expose a leak. Its uses here are soundness checks of the accounting (an
 //! audit that exceeds a claimed ε refutes the claim: the negative controls in
-//! `tests/privacy_audit.rs`) and a measure of how tight a claim is (ε_lb / ε_claimed).
+//! `tests/it/privacy_audit.rs`) and a measure of how tight a claim is (ε_lb / ε_claimed).
 //!
 //! [`audit_pair`] adapts a dataset-level mechanism `(dataset, noise) ↦ score` by running it on S
-//! or S′ with `NoiseSource::sample(seed)`; [`audit_lin_box_release`] audits a real release of
-//! the regularized saddle point (output perturbation, Gaussian or discrete Gaussian) on the
-//! worst-case pair of [`lin_box_worst_pair`]; [`full_budget_audits`] holds the heavy variants
-//! (N = 10⁶) that `verify --budget full` can call.
+//! or S′ with `NoiseSource::sample(seed)`. The audits of real releases (output perturbation of the
+//! regularized saddle point, Gaussian or discrete Gaussian, on a worst-case pair) and the heavy
+//! variants behind `verify --budget full` run algorithms, so they sit next to them, in
+//! `algorithms::release_audit`.
 
-use crate::algorithms::{Algorithm, OutputPerturbation, RegularizedSaddlePoint};
-use crate::error::{invalid, Error, Result};
-use crate::linalg;
+use crate::error::{
+    invalid, require_count, require_finite, require_nonnegative, require_positive,
+    require_unit_open, Error, Result,
+};
 use crate::privacy::special::{log_normal_cdf, log_sub_exp};
-use crate::problem::{Dataset, QuadBilinear};
+use crate::problem::Dataset;
 use crate::rng::NoiseSource;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -147,35 +148,24 @@ impl AuditConfig {
 
     /// Check every field; errors name it.
     pub fn validate(&self) -> Result<()> {
-        if self.draws == 0 {
-            return Err(invalid("draws", "must be ≥ 1"));
-        }
+        require_count("draws", self.draws as u64)?;
         if !(self.delta >= 0.0 && self.delta < 1.0) {
             return Err(invalid(
                 "delta",
                 format!("must be in [0, 1), got {}", self.delta),
             ));
         }
-        if !(self.confidence > 0.0 && self.confidence < 1.0) {
-            return Err(invalid(
-                "confidence",
-                format!("must be in (0, 1), got {}", self.confidence),
-            ));
-        }
+        require_unit_open("confidence", self.confidence)?;
         match &self.thresholds {
             Thresholds::Explicit(v) => {
                 if v.is_empty() {
                     return Err(invalid("thresholds", "the explicit grid is empty"));
                 }
-                crate::error::require_finite("thresholds", v)?;
+                require_finite("thresholds", v)?;
             }
             Thresholds::PilotQuantiles { pilot_draws, count } => {
-                if *pilot_draws == 0 {
-                    return Err(invalid("thresholds.pilot_draws", "must be ≥ 1"));
-                }
-                if *count == 0 {
-                    return Err(invalid("thresholds.count", "must be ≥ 1"));
-                }
+                require_count("thresholds.pilot_draws", *pilot_draws as u64)?;
+                require_count("thresholds.count", *count as u64)?;
             }
         }
         let pilot = match &self.thresholds {
@@ -497,12 +487,8 @@ fn probit(p: f64) -> f64 {
 /// Errors: `Error::Invalid` naming `a`, `b` or `x` for arguments out of range;
 /// `Error::NotCertified` if the fraction has not converged after 10⁶ terms.
 pub fn incomplete_beta(a: f64, b: f64, x: f64) -> Result<(f64, f64)> {
-    if !(a.is_finite() && a > 0.0) {
-        return Err(invalid("a", format!("must be finite and > 0, got {a}")));
-    }
-    if !(b.is_finite() && b > 0.0) {
-        return Err(invalid("b", format!("must be finite and > 0, got {b}")));
-    }
+    require_positive("a", a)?;
+    require_positive("b", b)?;
     if !(0.0..=1.0).contains(&x) {
         return Err(invalid("x", format!("must be in [0, 1], got {x}")));
     }
@@ -585,9 +571,7 @@ fn beta_continued_fraction(a: f64, b: f64, x: f64) -> Result<f64> {
 const TAIL_SAFETY: f64 = 1e-6;
 
 fn check_cp(k: u64, n: u64, tail: f64) -> Result<()> {
-    if n == 0 {
-        return Err(invalid("n", "must be ≥ 1"));
-    }
+    require_count("n", n)?;
     if k > n {
         return Err(invalid("k", format!("must be ≤ n = {n}, got {k}")));
     }
@@ -659,7 +643,7 @@ pub fn gdp_delta(mu: f64, epsilon: f64) -> Result<f64> {
     if mu.is_nan() || mu < 0.0 {
         return Err(invalid("mu", format!("must be ≥ 0, got {mu}")));
     }
-    crate::privacy::accountant::check_epsilon(epsilon)?;
+    require_nonnegative("epsilon", epsilon)?;
     if mu == 0.0 {
         return Ok(0.0);
     }
@@ -675,7 +659,7 @@ pub fn gdp_delta(mu: f64, epsilon: f64) -> Result<f64> {
 /// The smallest ε ≥ 0 with [`gdp_delta`]`(mu, ε) ≤ delta`, by bisection to 10⁻¹² (the upper end
 /// of the bracket; 0 when δ(0) ≤ delta; ∞ for μ = ∞).
 pub fn gdp_epsilon(mu: f64, delta: f64) -> Result<f64> {
-    crate::privacy::accountant::check_delta(delta)?;
+    require_unit_open("delta", delta)?;
     if mu.is_infinite() && mu > 0.0 {
         return Ok(f64::INFINITY);
     }
@@ -701,133 +685,6 @@ pub fn gdp_epsilon(mu: f64, delta: f64) -> Result<f64> {
         }
     }
     Ok(hi)
-}
-
-/// The worst-case neighbouring pair for a release of the regularized saddle point on
-/// `QuadBilinear::lin_box(0.0)` (f = a·w − b·θ, x = (a, b), L = ‖x‖ on the support): S holds
-/// x₁ = (L/√2, L/√2) and n − 1 copies of 0, S′ replaces x₁ by −x₁. With c = 0 the regularized
-/// saddle point is z = proj(anchor − x̄/λ) coordinate-wise, so (away from the box faces)
-/// ‖z(S) − z(S′)‖ = 2L/(λn), exactly BGM23 Lemma 2's bound: the pair is tight.
-pub fn lin_box_worst_pair(n: usize, lipschitz: f64) -> Result<(Dataset, Dataset)> {
-    if n == 0 {
-        return Err(invalid("n", "must be ≥ 1"));
-    }
-    if !(lipschitz.is_finite() && lipschitz > 0.0) {
-        return Err(invalid(
-            "lipschitz",
-            format!("must be finite and > 0, got {lipschitz}"),
-        ));
-    }
-    let c = lipschitz / std::f64::consts::SQRT_2;
-    let mut pts = vec![vec![0.0, 0.0]; n];
-    pts[0] = vec![c, c];
-    let s = Dataset::new(pts)?;
-    let s_prime = s.replace_one(0, &[-c, -c])?;
-    Ok((s, s_prime))
-}
-
-/// Audit a release `alg` of the regularized saddle point on `lin_box(0.0)` with the worst-case
-/// pair of [`lin_box_worst_pair`] (n points, data norm `lipschitz`). Score: the projection of
-/// the released z on the unit direction u = (z(S) − z(S′))/‖z(S) − z(S′)‖, minus that of z(S′),
-/// where z(·) are the unperturbed regularized saddle points (certified solver, computed once).
-/// The release is audited **after** its projection onto W×Θ (post-processing, which can only
-/// lower the true ε); choose λn so that the noise scale is far below the distance from z to the
-/// box's faces (the tests use 30σ), so that clipping practically never happens and the score
-/// is the Gaussian (or discrete Gaussian) mechanism's output along u.
-pub fn audit_lin_box_release(
-    alg: &dyn Algorithm,
-    base: &RegularizedSaddlePoint,
-    n: usize,
-    lipschitz: f64,
-    config: &AuditConfig,
-) -> Result<AuditReport> {
-    let f = QuadBilinear::lin_box(0.0)?;
-    let (s, s_prime) = lin_box_worst_pair(n, lipschitz)?;
-    let z_s = base.run(&f, &s, &mut NoiseSource::sample(0))?.z();
-    let z_sp = base.run(&f, &s_prime, &mut NoiseSource::sample(0))?.z();
-    let diff = linalg::sub(&z_s, &z_sp);
-    let norm = linalg::norm2(&diff);
-    if norm <= 0.0 {
-        return Err(invalid(
-            "base",
-            "z(S) = z(S′): the pair does not move the regularized saddle point",
-        ));
-    }
-    let u = linalg::scale(1.0 / norm, &diff);
-    let offset = linalg::dot(&z_sp, &u);
-    audit_pair(
-        |data, noise| Ok(linalg::dot(&alg.run(&f, data, noise)?.z(), &u) - offset),
-        &s,
-        &s_prime,
-        config,
-    )
-}
-
-/// One heavy audit of [`full_budget_audits`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FullAudit {
-    /// What was audited.
-    pub name: String,
-    /// The report.
-    pub report: AuditReport,
-    /// The ε(δ) the mechanism is known or claimed to satisfy (`reference_kind` says which).
-    pub epsilon_reference: f64,
-    /// "exact" (the Gaussian mechanism's exact profile) or "claimed" (the algorithm's (ε, δ)).
-    pub reference_kind: String,
-}
-
-/// The heavy audits behind `verify --budget full`; the caller asserts ε_lb ≤ ε_reference for
-/// every entry and reports ε_lb/ε_reference (the tightness):
-/// - the Gaussian mechanism with Δ = 1, σ ∈ {0.5, 1, 2}, N = 10⁶ draws per side, δ = 10⁻⁵,
-///   against its exact ε(δ) (about 1 s each in a release build on two cores);
-/// - `OutputPerturbation` (ε = 1, δ = 10⁻⁵, λ = 100, n = 10, L = 1) on the worst-case lin_box
-///   pair at N = 10⁵, against its claimed ε = 1 and against the exact ε of its noise
-///   multiplier (every draw runs the certified solver, ≈ 0.35 ms in release: ≈ 45 s on two
-///   cores).
-pub fn full_budget_audits() -> Result<Vec<FullAudit>> {
-    let delta = 1e-5;
-    let mut out = Vec::new();
-    for sigma in [0.5, 1.0, 2.0] {
-        let report = audit(
-            |side, seed| Ok(gaussian_score(sigma, side, seed)),
-            &AuditConfig::new(1_000_000, delta),
-        )?;
-        out.push(FullAudit {
-            name: format!("gaussian(σ={sigma}, Δ=1)"),
-            report,
-            epsilon_reference: gdp_epsilon(1.0 / sigma, delta)?,
-            reference_kind: "exact".into(),
-        });
-    }
-    let (n, l) = (10, 1.0);
-    let base = RegularizedSaddlePoint {
-        lambda: 100.0,
-        anchor_w: vec![0.0],
-        anchor_theta: vec![0.0],
-    };
-    let op = OutputPerturbation {
-        base: base.clone(),
-        epsilon: 1.0,
-        delta,
-        lipschitz: l,
-    };
-    let report = audit_lin_box_release(&op, &base, n, l, &AuditConfig::new(100_000, delta))?;
-    let sens = base.stability_bound(l, n);
-    let sigma = crate::privacy::classic_gaussian_sigma(sens, op.epsilon, delta)?;
-    let exact = gdp_epsilon(sens / sigma, delta)?;
-    out.push(FullAudit {
-        name: "output_perturbation(ε=1, δ=1e-5) on lin_box(0), claimed".into(),
-        report: report.clone(),
-        epsilon_reference: op.epsilon,
-        reference_kind: "claimed".into(),
-    });
-    out.push(FullAudit {
-        name: "output_perturbation(ε=1, δ=1e-5) on lin_box(0), exact for its σ".into(),
-        report,
-        epsilon_reference: exact,
-        reference_kind: "exact".into(),
-    });
-    Ok(out)
 }
 
 /// The 1-D Gaussian mechanism with Δ = 1 on the pair f(S) = 1, f(S′) = 0: one normal from

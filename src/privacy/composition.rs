@@ -19,7 +19,7 @@
 //! Component guarantees may have ε_i = 0 or δ_i = 0 (pure DP); the results may be vacuous
 //! (δ ≥ 1), which is reported as computed, not clipped.
 
-use crate::error::{invalid, Result};
+use crate::error::{invalid, require_count, require_nonnegative, require_unit_open, Result};
 use crate::privacy::special::{bisect_threshold, bracket_up, log_sum_exp};
 use serde::{Deserialize, Serialize};
 
@@ -35,12 +35,7 @@ pub struct Guarantee {
 impl Guarantee {
     /// Check ε ≥ 0 finite and δ ∈ [0, 1), naming the fields under `path`.
     pub fn validate_at(&self, path: &str) -> Result<()> {
-        if !(self.epsilon.is_finite() && self.epsilon >= 0.0) {
-            return Err(invalid(
-                format!("{path}.epsilon"),
-                format!("must be finite and ≥ 0, got {}", self.epsilon),
-            ));
-        }
+        require_nonnegative(format_args!("{path}.epsilon"), self.epsilon)?;
         if !(self.delta >= 0.0 && self.delta < 1.0) {
             return Err(invalid(
                 format!("{path}.delta"),
@@ -77,14 +72,6 @@ pub fn parallel_composition(parts: &[Guarantee]) -> Result<Guarantee> {
     })
 }
 
-fn check_k(k: u64) -> Result<()> {
-    if k == 0 {
-        Err(invalid("k", "must be ≥ 1"))
-    } else {
-        Ok(())
-    }
-}
-
 /// Advanced composition (Dwork, Rothblum & Vadhan 2010; Dwork & Roth Thm 3.20): k-fold adaptive
 /// composition of an (ε, δ)-DP mechanism is (ε', kδ + δ')-DP with
 /// ε' = √(2k ln(1/δ'))·ε + kε(e^ε − 1), for any δ' ∈ (0, 1).
@@ -95,13 +82,8 @@ pub fn advanced_composition(
     delta_prime: f64,
 ) -> Result<Guarantee> {
     Guarantee { epsilon, delta }.validate_at("guarantee")?;
-    check_k(k)?;
-    if !(delta_prime > 0.0 && delta_prime < 1.0) {
-        return Err(invalid(
-            "delta_prime",
-            format!("must be in (0, 1), got {delta_prime}"),
-        ));
-    }
+    require_count("k", k)?;
+    require_unit_open("delta_prime", delta_prime)?;
     let kf = k as f64;
     Ok(Guarantee {
         epsilon: (2.0 * kf * (1.0 / delta_prime).ln()).sqrt() * epsilon
@@ -139,13 +121,8 @@ fn log_delta_rr(epsilon: f64, k: u64, eps_g: f64) -> f64 {
 /// privacy region): 1 − (1 − δ)^k (1 − δ_RR(ε_g)). Cost O(k).
 pub fn optimal_homogeneous_delta(epsilon: f64, delta: f64, k: u64, eps_g: f64) -> Result<f64> {
     Guarantee { epsilon, delta }.validate_at("guarantee")?;
-    check_k(k)?;
-    if !(eps_g.is_finite() && eps_g >= 0.0) {
-        return Err(invalid(
-            "eps_g",
-            format!("must be finite and ≥ 0, got {eps_g}"),
-        ));
-    }
+    require_count("k", k)?;
+    require_nonnegative("eps_g", eps_g)?;
     let d_rr = log_delta_rr(epsilon, k, eps_g).exp();
     // 1 − (1−δ)^k (1 − d) = −expm1(k ln(1−δ) + ln(1−d)).
     let kf = k as f64;
@@ -157,13 +134,8 @@ pub fn optimal_homogeneous_delta(epsilon: f64, delta: f64, k: u64, eps_g: f64) -
 /// remove); otherwise `Invalid` naming `delta_g`.
 pub fn optimal_homogeneous_epsilon(epsilon: f64, delta: f64, k: u64, delta_g: f64) -> Result<f64> {
     Guarantee { epsilon, delta }.validate_at("guarantee")?;
-    check_k(k)?;
-    if !(delta_g > 0.0 && delta_g < 1.0) {
-        return Err(invalid(
-            "delta_g",
-            format!("must be in (0, 1), got {delta_g}"),
-        ));
-    }
+    require_count("k", k)?;
+    require_unit_open("delta_g", delta_g)?;
     let floor = -((k as f64) * (-delta).ln_1p()).exp_m1();
     if delta_g <= floor {
         return Err(invalid(

@@ -1,6 +1,7 @@
 //! The exact discrete Gaussian sampler of Canonne, Kamath and Steinke (2020), "The Discrete
-//! Gaussian for Differential Privacy" (CKS20), Algorithms 1–3, and an output-perturbation
-//! release on an integer grid built on it.
+//! Gaussian for Differential Privacy" (CKS20), Algorithms 1–3, and a release on an integer grid
+//! built on it (the output perturbation that uses it is
+//! `algorithms::discrete_output_perturbation`).
 //!
 //! # The float-safe tier
 //!
@@ -60,7 +61,7 @@
 //! [`zcdp_epsilon`].
 //!
 //! **Ledger.** The grid release records **no** [`DpEvent`](crate::privacy::DpEvent)
-//! (`Output::ledger` is `None` in [`DiscreteGaussianOutputPerturbation`]), and states its
+//! (`Output::ledger` is `None` in `algorithms::discrete_output_perturbation`), and states its
 //! guarantee in `info` instead (`zcdp_rho`, `epsilon_at_delta`). The vocabulary's
 //! `Gaussian { noise_multiplier }` means the *continuous* Gaussian, and the exact accountants
 //! (PLD, GDP) price it by the continuous Gaussian's privacy profile; for the discrete Gaussian
@@ -73,11 +74,8 @@
 //!
 //! References are to arXiv:2004.00010 (CKS20); theorem numbers as cited from that version.
 
-use crate::algorithms::{Algorithm, Output, RegularizedSaddlePoint};
-use crate::error::{invalid, require_finite, Error, Result};
-use crate::linalg;
-use crate::problem::{Dataset, SaddleFn};
-use crate::rng::{NoiseSource, Stream};
+use crate::error::{invalid, require_finite, require_nonnegative, require_positive, Result};
+use crate::rng::Stream;
 use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::{Integer, Roots};
 use num_rational::BigRational;
@@ -373,21 +371,9 @@ pub fn grid_release<R: RandomBits + ?Sized>(
     rng: &mut R,
 ) -> Result<GridRelease> {
     require_finite("z", z)?;
-    if !(sensitivity.is_finite() && sensitivity >= 0.0) {
-        return Err(invalid(
-            "sensitivity",
-            format!("must be finite and ≥ 0, got {sensitivity}"),
-        ));
-    }
-    if !(grid.is_finite() && grid > 0.0) {
-        return Err(invalid(
-            "grid",
-            format!("must be finite and > 0, got {grid}"),
-        ));
-    }
-    if !(rho.is_finite() && rho > 0.0) {
-        return Err(invalid("rho", format!("must be finite and > 0, got {rho}")));
-    }
+    require_nonnegative("sensitivity", sensitivity)?;
+    require_positive("grid", grid)?;
+    require_positive("rho", rho)?;
     let exact = |x: f64| BigRational::from_float(x).expect("checked finite");
     let h = exact(grid);
     let k: Vec<BigInt> = z
@@ -433,125 +419,7 @@ pub fn grid_release<R: RandomBits + ?Sized>(
     })
 }
 
-/// ε at δ of a ρ-zCDP mechanism by the conversion CKS20 use (their Corollary 13; it is Balle et
-/// al. 2020, "Hypothesis testing interpretations and Rényi DP", Thm 21, applied to the Rényi
-/// curve αρ): ε = inf_{α > 1} αρ + (ln(1/δ) + (α − 1) ln(1 − 1/α) − ln α)/(α − 1).
-/// Every α gives a valid bound, so any α the search lands on does: a scan of 200 log-spaced
-/// values of α − 1 in \[10⁻⁴, 10⁶], then golden-section refinement (60 steps) between the
-/// neighbours of the best scan point. This is accounting arithmetic on the guarantee, not
-/// sampling, so it is in f64.
-pub fn zcdp_epsilon(rho: f64, delta: f64) -> Result<f64> {
-    if !(rho.is_finite() && rho >= 0.0) {
-        return Err(invalid("rho", format!("must be finite and ≥ 0, got {rho}")));
-    }
-    crate::privacy::accountant::check_delta(delta)?;
-    if rho == 0.0 {
-        return Ok(0.0);
-    }
-    let l = (1.0 / delta).ln();
-    // As a function of s = ln(α − 1).
-    let f = |s: f64| {
-        let am1 = s.exp();
-        let a = 1.0 + am1;
-        a * rho + (l + am1 * (-1.0 / a).ln_1p() - a.ln()) / am1
-    };
-    let (s0, s1, m) = (
-        -4.0 * std::f64::consts::LN_10,
-        6.0 * std::f64::consts::LN_10,
-        200,
-    );
-    let grid = |i: usize| s0 + (s1 - s0) * i as f64 / m as f64;
-    let (mut ib, mut best) = (0usize, f64::INFINITY);
-    for i in 0..=m {
-        let v = f(grid(i));
-        if v < best {
-            best = v;
-            ib = i;
-        }
-    }
-    let (mut lo, mut hi) = (grid(ib.saturating_sub(1)), grid((ib + 1).min(m)));
-    let g = 0.5 * (5f64.sqrt() - 1.0);
-    for _ in 0..60 {
-        let (x1, x2) = (hi - g * (hi - lo), lo + g * (hi - lo));
-        let (v1, v2) = (f(x1), f(x2));
-        best = best.min(v1).min(v2);
-        if v1 < v2 {
-            hi = x2;
-        } else {
-            lo = x1;
-        }
-    }
-    Ok(best.max(0.0))
-}
-
-/// Output perturbation of the regularized saddle point on an integer grid with exact discrete
-/// Gaussian noise (module docs, "The grid release"): z_λ(S) by the certified solver, Δ = 2L/(λn)
-/// (BGM23 Lemma 2), then [`grid_release`] at target ρ; the released point is then projected
-/// onto W×Θ (post-processing).
-///
-/// Randomness: the words come from `Stream::new(master_seed, "discrete_gaussian/noise")` of a
-/// sampling [`NoiseSource`]; a replaying source is `Error::Unsupported` (the tape vocabulary has
-/// no integer draws). Ledger: `None`, with ρ and ε(δ) in `info` (module docs, "Ledger").
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DiscreteGaussianOutputPerturbation {
-    /// The non-private base algorithm.
-    pub base: RegularizedSaddlePoint,
-    /// L used for the sensitivity.
-    pub lipschitz: f64,
-    /// h > 0, the grid width.
-    pub grid: f64,
-    /// Target ρ > 0 (zCDP).
-    pub rho: f64,
-    /// δ ∈ (0, 1) at which `info.epsilon_at_delta` is reported.
-    pub delta: f64,
-}
-
-impl Algorithm for DiscreteGaussianOutputPerturbation {
-    fn name(&self) -> String {
-        format!(
-            "discrete_gaussian_output_perturbation(ρ={}, h={})",
-            self.rho, self.grid
-        )
-    }
-    fn run(&self, f: &dyn SaddleFn, s: &Dataset, noise: &mut NoiseSource) -> Result<Output> {
-        if !(self.lipschitz.is_finite() && self.lipschitz >= 0.0) {
-            return Err(invalid(
-                "lipschitz",
-                format!("must be finite and ≥ 0, got {}", self.lipschitz),
-            ));
-        }
-        crate::privacy::accountant::check_delta(self.delta)?;
-        let seed = noise.master_seed().ok_or_else(|| {
-            Error::Unsupported(
-                "discrete Gaussian noise cannot be replayed from a tape (no integer draw kind)"
-                    .into(),
-            )
-        })?;
-        let sens = self.base.stability_bound(self.lipschitz, s.len());
-        let exact = self.base.run(f, s, noise)?;
-        let mut rng = Stream::new(seed, "discrete_gaussian/noise");
-        let rel = grid_release(&exact.z(), sens, self.grid, self.rho, &mut rng)?;
-        let (w, t) = linalg::split(&rel.values, f.dim_w());
-        let eps = zcdp_epsilon(rel.rho, self.delta)?;
-        Ok(Output {
-            w: f.domain_w().project(&w),
-            theta: f.domain_theta().project(&t),
-            grad_evals: exact.grad_evals,
-            ledger: None,
-            info: crate::algorithms::Diagnostics::DiscreteGaussianOutputPerturbation(
-                crate::algorithms::output_perturbation::DiscreteGaussianDiagnostics {
-                    sensitivity: sens,
-                    zcdp_rho: rel.rho,
-                    delta: self.delta,
-                    epsilon_at_delta: eps,
-                    privacy: "rho-zCDP by CKS20 Thm 14 (discrete Gaussian); no DpEvent recorded"
-                        .to_string(),
-                    release: rel,
-                    unperturbed_w: exact.w,
-                    unperturbed_theta: exact.theta,
-                },
-            ),
-        })
-    }
-}
+/// ε at δ of a ρ-zCDP mechanism, by the conversion CKS20 use (their Corollary 13, the Rényi curve
+/// αρ): the crate's one implementation, [`crate::privacy::zcdp::zcdp_epsilon`], re-exported here
+/// because the grid release states its guarantee through it.
+pub use crate::privacy::zcdp::zcdp_epsilon;

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 pub enum Neighbouring {
     /// Add or remove one record.
     AddRemove,
-    /// Replace one record (the papers' adjacency, e.g. BGM23 L120).
+    /// Replace one record (the papers' adjacency, e.g. BGM23 §2, the definition of differential privacy).
     ReplaceOne,
 }
 

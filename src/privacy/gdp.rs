@@ -16,39 +16,24 @@
 //! guarantee. That approximation is available, clearly labelled, as
 //! [`clt_approximate_mu_poisson`], outside the accountant.
 
-use crate::error::{invalid, Error, Result};
-use crate::privacy::accountant::{check_delta, check_epsilon, Accountant, EpsilonReport};
+use crate::error::{
+    require_count, require_fraction, require_nonnegative, require_positive, require_unit_open,
+    Error, Result,
+};
+use crate::privacy::accountant::{Accountant, EpsilonReport};
 use crate::privacy::special::{self, bisect_threshold, bracket_up};
 use crate::privacy::{DpEvent, PrivacyLedger};
 
-fn check_mu(mu: f64) -> Result<()> {
-    if mu.is_finite() && mu >= 0.0 {
-        Ok(())
-    } else {
-        Err(invalid("mu", format!("must be finite and ≥ 0, got {mu}")))
-    }
-}
-
 /// μ of the Gaussian mechanism with noise multiplier s = σ/Δ: 1/s.
 pub fn gaussian_mu(noise_multiplier: f64) -> Result<f64> {
-    if !(noise_multiplier.is_finite() && noise_multiplier > 0.0) {
-        return Err(invalid(
-            "noise_multiplier",
-            format!("must be finite and > 0, got {noise_multiplier}"),
-        ));
-    }
+    require_positive("noise_multiplier", noise_multiplier)?;
     Ok(1.0 / noise_multiplier)
 }
 
 /// μ of the sequential composition of μ_i-GDP mechanisms: √(Σ μ_i²) (DRS Cor 3.3).
 pub fn compose_mu(mus: &[f64]) -> Result<f64> {
     for (i, &m) in mus.iter().enumerate() {
-        if !(m.is_finite() && m >= 0.0) {
-            return Err(invalid(
-                format!("mu[{i}]"),
-                format!("must be finite and ≥ 0, got {m}"),
-            ));
-        }
+        require_nonnegative(format_args!("mu[{i}]"), m)?;
     }
     let max = mus.iter().copied().fold(0.0, f64::max);
     if max == 0.0 {
@@ -65,8 +50,8 @@ pub fn compose_mu(mus: &[f64]) -> Result<f64> {
 
 /// ln δ(ε) of a μ-GDP mechanism: ln(Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)) (DRS Cor 2.13).
 pub fn gdp_log_delta(mu: f64, epsilon: f64) -> Result<f64> {
-    check_mu(mu)?;
-    check_epsilon(epsilon)?;
+    require_nonnegative("mu", mu)?;
+    require_nonnegative("epsilon", epsilon)?;
     Ok(log_delta_unchecked(mu, epsilon))
 }
 
@@ -87,8 +72,8 @@ pub fn gdp_delta(mu: f64, epsilon: f64) -> Result<f64> {
 /// The smallest ε ≥ 0 (to adjacent floats) with δ(ε) ≤ δ for a μ-GDP mechanism; the
 /// conservative end of the bisection bracket.
 pub fn gdp_epsilon(mu: f64, delta: f64) -> Result<f64> {
-    check_mu(mu)?;
-    check_delta(delta)?;
+    require_nonnegative("mu", mu)?;
+    require_unit_open("delta", delta)?;
     let ok = |eps: f64| log_delta_unchecked(mu, eps).exp() <= delta;
     if ok(0.0) {
         return Ok(0.0);
@@ -105,13 +90,9 @@ pub fn gdp_epsilon(mu: f64, delta: f64) -> Result<f64> {
 /// as T → ∞ with q√T fixed and can under-state the privacy loss at finite T, so it is not an
 /// [`Accountant`] and its value must not be reported as a proved (ε, δ).
 pub fn clt_approximate_mu_poisson(q: f64, noise_multiplier: f64, steps: u64) -> Result<f64> {
-    if !(q.is_finite() && q > 0.0 && q <= 1.0) {
-        return Err(invalid("q", format!("must be in (0, 1], got {q}")));
-    }
+    require_fraction("q", q)?;
     gaussian_mu(noise_multiplier)?;
-    if steps == 0 {
-        return Err(invalid("steps", "must be ≥ 1"));
-    }
+    require_count("steps", steps)?;
     let s2 = noise_multiplier * noise_multiplier;
     Ok(q * ((steps as f64) * (1.0 / s2).exp_m1()).sqrt())
 }
@@ -163,7 +144,7 @@ impl Accountant for GdpAccountant {
     }
 
     fn epsilon(&self, ledger: &PrivacyLedger, delta: f64) -> Result<EpsilonReport> {
-        check_delta(delta)?;
+        require_unit_open("delta", delta)?;
         let mu = self.mu(&ledger.event)?;
         Ok(EpsilonReport {
             epsilon: gdp_epsilon(mu, delta)?,
@@ -174,7 +155,7 @@ impl Accountant for GdpAccountant {
     }
 
     fn delta(&self, ledger: &PrivacyLedger, epsilon: f64) -> Result<f64> {
-        check_epsilon(epsilon)?;
+        require_nonnegative("epsilon", epsilon)?;
         let mu = self.mu(&ledger.event)?;
         gdp_delta(mu, epsilon)
     }

@@ -1,18 +1,25 @@
-//! Privacy: mechanisms, calibration and the DpEvent ledger (DESIGN "privacy/").
+//! Privacy: the paper-free accountant layer (DESIGN "privacy/"), in the spirit of Google's
+//! dp_accounting: an event vocabulary ([`event`]: what a release does, under which neighbouring
+//! relation), accountants that price an event tree ([`rdp`], [`pld`], [`zcdp`], [`gdp`],
+//! [`moments`], [`composition`], behind the [`accountant`] interface), calibration ([`analytic`],
+//! [`classic_gaussian_sigma`], and [`calibration`], which prices a noise calibration against the
+//! (ε, δ) it claims, with [`replacement`] for sampling with replacement), the empirical auditor
+//! core ([`audit`]) and exact mechanisms ([`discrete_gaussian`]).
 //!
-//! This foundation holds the event vocabulary every private algorithm returns with its output and
-//! the classic Gaussian calibration; accountants that price an event tree (RDP, PLD, zCDP, GDP,
-//! moments accountant) and the analytic calibration are the privacy layer's (issue 3).
+//! Nothing here knows a paper or an algorithm: the papers' calibrations are in
+//! `papers::<key>::calibration`, and the audits of algorithm releases and the discrete-Gaussian
+//! output perturbation sit next to the algorithms (`algorithms::release_audit`,
+//! `algorithms::discrete_output_perturbation`).
 
 pub mod accountant;
 pub mod analytic;
 pub mod audit;
+pub mod calibration;
 pub mod composition;
 pub mod discrete_gaussian;
 pub mod event;
 pub mod gdp;
 pub mod moments;
-pub mod papers;
 pub mod pld;
 pub mod rdp;
 pub mod replacement;
@@ -21,20 +28,12 @@ pub mod zcdp;
 
 pub use event::{DpEvent, Neighbouring, PrivacyLedger};
 
-use crate::error::{invalid, Result};
+use crate::error::{require_nonnegative, require_positive, require_unit_open, Result};
 
 /// Validate (ε, δ): ε > 0 finite, δ ∈ (0, 1).
 pub fn validate_eps_delta(epsilon: f64, delta: f64) -> Result<()> {
-    if !(epsilon.is_finite() && epsilon > 0.0) {
-        return Err(invalid(
-            "epsilon",
-            format!("must be finite and > 0, got {epsilon}"),
-        ));
-    }
-    if !(delta > 0.0 && delta < 1.0) {
-        return Err(invalid("delta", format!("must be in (0, 1), got {delta}")));
-    }
-    Ok(())
+    require_positive("epsilon", epsilon)?;
+    require_unit_open("delta", delta)
 }
 
 /// The classic Gaussian mechanism's noise scale σ = Δ·√(2 ln(1.25/δ))/ε (Dwork–Roth Thm A.1),
@@ -42,11 +41,6 @@ pub fn validate_eps_delta(epsilon: f64, delta: f64) -> Result<()> {
 /// caller's ledger prices the mechanism by its noise multiplier σ/Δ instead).
 pub fn classic_gaussian_sigma(sensitivity: f64, epsilon: f64, delta: f64) -> Result<f64> {
     validate_eps_delta(epsilon, delta)?;
-    if !(sensitivity.is_finite() && sensitivity >= 0.0) {
-        return Err(invalid(
-            "sensitivity",
-            format!("must be finite and ≥ 0, got {sensitivity}"),
-        ));
-    }
+    require_nonnegative("sensitivity", sensitivity)?;
     Ok(sensitivity * (2.0 * (1.25 / delta).ln()).sqrt() / epsilon)
 }

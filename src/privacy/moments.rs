@@ -21,9 +21,12 @@
 //!   σ ≥ c₂·q√(T log(1/δ))/ε ([`abadi_theorem1_sigma`], concrete constants [`ABADI_C2`] and
 //!   [`abadi_c2_from_lemma3`]; validity conditions [`theorem1_conditions`]).
 
-use crate::error::{invalid, Error, Result};
+use crate::error::{
+    invalid, require_count, require_fraction, require_nonnegative, require_positive,
+    require_unit_open, Error, Result,
+};
 use crate::exact::ln_factorial;
-use crate::privacy::accountant::{check_delta, check_epsilon, Accountant, EpsilonReport};
+use crate::privacy::accountant::{Accountant, EpsilonReport};
 use crate::privacy::special::log_add_exp;
 use crate::privacy::{DpEvent, Neighbouring, PrivacyLedger};
 use std::collections::HashMap;
@@ -32,25 +35,6 @@ use std::collections::HashMap;
 /// λ ≤ 32" (their released accountant's default). Small ε needs more: the tail bound's optimal λ
 /// is about 2 log(1/δ)/ε (see [`theorem1_conditions`]).
 pub const DEFAULT_MAX_LAMBDA: u32 = 32;
-
-fn check_sigma(sigma: f64) -> Result<()> {
-    if sigma.is_finite() && sigma > 0.0 {
-        Ok(())
-    } else {
-        Err(invalid(
-            "noise_multiplier",
-            format!("must be finite and > 0, got {sigma}"),
-        ))
-    }
-}
-
-fn check_q(q: f64) -> Result<()> {
-    if q.is_finite() && q > 0.0 && q <= 1.0 {
-        Ok(())
-    } else {
-        Err(invalid("q", format!("must be in (0, 1], got {q}")))
-    }
-}
 
 /// The largest moment order accepted (the binomial sum costs O(λ) terms per order).
 pub const MAX_LAMBDA: u32 = 1_000_000;
@@ -97,7 +81,7 @@ fn log_expm1(c: f64) -> f64 {
 /// The log moment of one step of the Gaussian mechanism (no sampling): α(λ) = λ(λ+1)/(2σ²)
 /// (ACG+16 §3.1 with q = 1; λ·(Gaussian RDP at λ + 1)).
 pub fn log_moment_gaussian(noise_multiplier: f64, lambda: u32) -> Result<f64> {
-    check_sigma(noise_multiplier)?;
+    require_positive("noise_multiplier", noise_multiplier)?;
     check_lambda(lambda)?;
     let l = lambda as f64;
     Ok(l * (l + 1.0) / (2.0 * noise_multiplier * noise_multiplier))
@@ -111,8 +95,8 @@ pub fn log_moment_gaussian(noise_multiplier: f64, lambda: u32) -> Result<f64> {
 /// computed as log1p(Σ_{k≥2} C(λ+1,k) q^k (1−q)^{λ+1−k} expm1((k²−k)/(2σ²))) (the k = 0, 1 terms
 /// of the binomial sum give exactly 1), binomials from exact ln k!.
 pub fn log_moment_sgm(q: f64, noise_multiplier: f64, lambda: u32) -> Result<f64> {
-    check_q(q)?;
-    check_sigma(noise_multiplier)?;
+    require_fraction("q", q)?;
+    require_positive("noise_multiplier", noise_multiplier)?;
     check_lambda(lambda)?;
     Ok(log_moment_sgm_unchecked(q, noise_multiplier, lambda))
 }
@@ -143,7 +127,7 @@ fn log_moment_sgm_unchecked(q: f64, sigma: f64, lambda: u32) -> f64 {
 /// δ from the tail bound (ACG+16 Theorem 2.2): δ = min_λ exp(α(λ) − λε), capped at 1, where
 /// `log_moments[i]` is the composed α(λ) at λ = i + 1. Returns (δ, λ*).
 pub fn tail_bound_delta(log_moments: &[f64], epsilon: f64) -> Result<(f64, u32)> {
-    check_epsilon(epsilon)?;
+    require_nonnegative("epsilon", epsilon)?;
     check_moments(log_moments)?;
     let mut best = (f64::INFINITY, 1u32);
     for (i, &a) in log_moments.iter().enumerate() {
@@ -159,7 +143,7 @@ pub fn tail_bound_delta(log_moments: &[f64], epsilon: f64) -> Result<(f64, u32)>
 /// ε from the tail bound solved for ε: ε = min_λ (α(λ) + log(1/δ))/λ (`log_moments[i]` at
 /// λ = i + 1). Returns (ε, λ*).
 pub fn tail_bound_epsilon(log_moments: &[f64], delta: f64) -> Result<(f64, u32)> {
-    check_delta(delta)?;
+    require_unit_open("delta", delta)?;
     check_moments(log_moments)?;
     let ld = -delta.ln();
     let mut best = (f64::INFINITY, 1u32);
@@ -316,7 +300,7 @@ impl Accountant for MomentsAccountant {
     }
 
     fn epsilon(&self, ledger: &PrivacyLedger, delta: f64) -> Result<EpsilonReport> {
-        check_delta(delta)?;
+        require_unit_open("delta", delta)?;
         let m = self.log_moments(ledger)?;
         let (epsilon, lambda) = tail_bound_epsilon(&m, delta)?;
         Ok(EpsilonReport {
@@ -328,7 +312,7 @@ impl Accountant for MomentsAccountant {
     }
 
     fn delta(&self, ledger: &PrivacyLedger, epsilon: f64) -> Result<f64> {
-        check_epsilon(epsilon)?;
+        require_nonnegative("epsilon", epsilon)?;
         let m = self.log_moments(ledger)?;
         Ok(tail_bound_delta(&m, epsilon)?.0)
     }
@@ -371,12 +355,10 @@ pub fn lemma3_c3_ratio(q: f64, noise_multiplier: f64, lambda: u32) -> Result<f64
 /// Lemma 3's bound with constant c₃: q²λ(λ+1)/((1−q)σ²) + c₃·q³λ³/σ³ (valid under
 /// [`lemma3_conditions`] with c₃ = [`LEMMA3_C3`] on the grid it documents).
 pub fn lemma3_bound(q: f64, noise_multiplier: f64, lambda: u32, c3: f64) -> Result<f64> {
-    check_q(q)?;
-    check_sigma(noise_multiplier)?;
+    require_fraction("q", q)?;
+    require_positive("noise_multiplier", noise_multiplier)?;
     check_lambda(lambda)?;
-    if !(c3.is_finite() && c3 >= 0.0) {
-        return Err(invalid("c3", format!("must be finite and ≥ 0, got {c3}")));
-    }
+    require_nonnegative("c3", c3)?;
     if q == 1.0 {
         return Err(invalid("q", "Lemma 3 needs q < 1"));
     }
@@ -387,20 +369,11 @@ pub fn lemma3_bound(q: f64, noise_multiplier: f64, lambda: u32, c3: f64) -> Resu
 /// ACG+16 Theorem 1's noise multiplier σ = c₂·q·√(T log(1/δ))/ε. Errors name `q`, `steps`,
 /// `epsilon`, `delta`, `c2`.
 pub fn abadi_theorem1_sigma(q: f64, steps: u64, eps: f64, delta: f64, c2: f64) -> Result<f64> {
-    check_q(q)?;
-    if steps == 0 {
-        return Err(invalid("steps", "must be ≥ 1"));
-    }
-    if !(eps.is_finite() && eps > 0.0) {
-        return Err(invalid(
-            "epsilon",
-            format!("must be finite and > 0, got {eps}"),
-        ));
-    }
-    check_delta(delta)?;
-    if !(c2.is_finite() && c2 > 0.0) {
-        return Err(invalid("c2", format!("must be finite and > 0, got {c2}")));
-    }
+    require_fraction("q", q)?;
+    require_count("steps", steps)?;
+    require_positive("epsilon", eps)?;
+    require_unit_open("delta", delta)?;
+    require_positive("c2", c2)?;
     Ok(c2 * q * (steps as f64 * (1.0 / delta).ln()).sqrt() / eps)
 }
 

@@ -29,8 +29,11 @@
 //! agree). [`poisson_gaussian_rdp`] is the signed (exact) series; the absolute-value variant is
 //! kept as [`poisson_gaussian_rdp_abs_series`] so the published numbers can be reproduced.
 
-use crate::error::{invalid, Error, Result};
-use crate::privacy::accountant::{check_delta, check_epsilon, Accountant, EpsilonReport};
+use crate::error::{
+    invalid, require_fraction, require_nonnegative, require_positive, require_unit_open, Error,
+    Result,
+};
+use crate::privacy::accountant::{Accountant, EpsilonReport};
 use crate::privacy::special::{log_add_exp, log_normal_cdf, log_sub_exp};
 use crate::privacy::{DpEvent, Neighbouring, PrivacyLedger};
 use std::collections::HashMap;
@@ -40,25 +43,6 @@ const LN_2: f64 = std::f64::consts::LN_2;
 // ---------------------------------------------------------------------------------------------
 // Input checks
 // ---------------------------------------------------------------------------------------------
-
-fn check_sigma(field: &str, sigma: f64) -> Result<()> {
-    if sigma.is_finite() && sigma > 0.0 {
-        Ok(())
-    } else {
-        Err(invalid(
-            field,
-            format!("must be finite and > 0, got {sigma}"),
-        ))
-    }
-}
-
-fn check_q(q: f64) -> Result<()> {
-    if q.is_finite() && q > 0.0 && q <= 1.0 {
-        Ok(())
-    } else {
-        Err(invalid("q", format!("must be in (0, 1], got {q}")))
-    }
-}
 
 /// The largest finite order accepted: the exact expansions cost O(α) terms per order.
 pub const MAX_FINITE_ORDER: f64 = 1e6;
@@ -106,7 +90,7 @@ fn is_integer(alpha: f64) -> bool {
 /// ε(α) = α/(2σ²) for α ∈ [1, ∞) and +∞ at α = ∞ (Mironov 2017, Table II;
 /// D_α(N(Δ, σ²Δ²) ‖ N(0, σ²Δ²)) = α/(2σ²)). Errors name `noise_multiplier` / `alpha`.
 pub fn gaussian_rdp(noise_multiplier: f64, alpha: f64) -> Result<f64> {
-    check_sigma("noise_multiplier", noise_multiplier)?;
+    require_positive("noise_multiplier", noise_multiplier)?;
     check_alpha(alpha, true)?;
     Ok(gaussian_rdp_unchecked(noise_multiplier, alpha))
 }
@@ -128,7 +112,7 @@ fn gaussian_rdp_unchecked(sigma: f64, alpha: f64) -> f64 {
 /// * α = 1 (the KL divergence, the limit α → 1): ε₀ + e^{−ε₀} − 1;
 /// * α = ∞: ε₀ (the pure-DP guarantee).
 pub fn laplace_rdp(noise_multiplier: f64, alpha: f64) -> Result<f64> {
-    check_sigma("noise_multiplier", noise_multiplier)?;
+    require_positive("noise_multiplier", noise_multiplier)?;
     check_alpha(alpha, true)?;
     Ok(laplace_rdp_unchecked(noise_multiplier, alpha))
 }
@@ -327,8 +311,8 @@ impl Compensated {
 /// erfc). Beyond that, ≈ 1e−16 absolute in log A_α = (α−1)ε(α) (the two-sided sum of O(1)
 /// terms), i.e. ≈ 1e−16/((α−1)ε(α)) relative.
 pub fn poisson_gaussian_rdp(q: f64, noise_multiplier: f64, alpha: f64) -> Result<f64> {
-    check_q(q)?;
-    check_sigma("noise_multiplier", noise_multiplier)?;
+    require_fraction("q", q)?;
+    require_positive("noise_multiplier", noise_multiplier)?;
     check_alpha(alpha, false)?;
     Ok(poisson_gaussian_rdp_unchecked(q, noise_multiplier, alpha))
 }
@@ -357,8 +341,8 @@ fn poisson_gaussian_rdp_unchecked(q: f64, sigma: f64, alpha: f64) -> f64 {
 /// 50 steps). It is an upper bound on the divergence, not the divergence; integer orders are the
 /// exact expansion as in [`poisson_gaussian_rdp`].
 pub fn poisson_gaussian_rdp_abs_series(q: f64, noise_multiplier: f64, alpha: f64) -> Result<f64> {
-    check_q(q)?;
-    check_sigma("noise_multiplier", noise_multiplier)?;
+    require_fraction("q", q)?;
+    require_positive("noise_multiplier", noise_multiplier)?;
     check_alpha(alpha, false)?;
     if q == 1.0 || alpha.is_infinite() || is_integer(alpha) {
         return Ok(poisson_gaussian_rdp_unchecked(q, noise_multiplier, alpha));
@@ -393,7 +377,7 @@ impl BaseMechanism {
         match *self {
             BaseMechanism::Gaussian { noise_multiplier }
             | BaseMechanism::Laplace { noise_multiplier } => {
-                check_sigma("noise_multiplier", noise_multiplier)
+                require_positive("noise_multiplier", noise_multiplier)
             }
         }
     }
@@ -435,9 +419,7 @@ fn log_binomials(alpha: u64) -> Vec<f64> {
 /// every term in log space. This is the theorem as stated; it is *not* capped by the unsampled
 /// RDP (at γ = 1 it exceeds it) — [`wor_rdp`] applies the caps.
 pub fn wbk19_theorem9(gamma: f64, base: BaseMechanism, alpha: u64) -> Result<f64> {
-    if !(gamma.is_finite() && gamma > 0.0 && gamma <= 1.0) {
-        return Err(invalid("gamma", format!("must be in (0, 1], got {gamma}")));
-    }
+    require_fraction("gamma", gamma)?;
     base.check()?;
     if !(2..=MAX_FINITE_ORDER as u64).contains(&alpha) {
         return Err(invalid(
@@ -549,7 +531,7 @@ fn check_curve(orders: &[f64], rdp: &[f64]) -> Result<()> {
 /// ε = 0: D_α ≥ KL and the Bretagnolle–Huber inequality TV ≤ √(1 − e^{−KL}) make the mechanism
 /// (0, δ)-DP. ε is floored at 0; ties go to the first order of the grid. Returns (ε, α*).
 pub fn eps_from_rdp(orders: &[f64], rdp: &[f64], delta: f64) -> Result<(f64, f64)> {
-    check_delta(delta)?;
+    require_unit_open("delta", delta)?;
     check_curve(orders, rdp)?;
     let ld = delta.ln();
     let (e, a) = best(orders, rdp, |a, r| {
@@ -573,7 +555,7 @@ pub fn eps_from_rdp(orders: &[f64], rdp: &[f64], delta: f64) -> Result<(f64, f64
 /// combined with the Bretagnolle–Huber bound log δ ≤ ½ log(1 − e^{−r}) at every order, minimized
 /// over the grid, capped at 1 (α = ∞: δ = 0 when r ≤ ε). Returns (δ, α*).
 pub fn delta_from_rdp(orders: &[f64], rdp: &[f64], epsilon: f64) -> Result<(f64, f64)> {
-    check_epsilon(epsilon)?;
+    require_nonnegative("epsilon", epsilon)?;
     check_curve(orders, rdp)?;
     let (ld, a) = best(orders, rdp, |a, r| {
         if r.is_infinite() {
@@ -601,7 +583,7 @@ pub fn delta_from_rdp(orders: &[f64], rdp: &[f64], epsilon: f64) -> Result<(f64,
 /// The classic conversion (Mironov 2017, Proposition 3): ε = min_α r(α) + log(1/δ)/(α − 1)
 /// (ε = r at α = ∞). Returns (ε, α*).
 pub fn eps_from_rdp_classic(orders: &[f64], rdp: &[f64], delta: f64) -> Result<(f64, f64)> {
-    check_delta(delta)?;
+    require_unit_open("delta", delta)?;
     check_curve(orders, rdp)?;
     let l = -delta.ln();
     let (e, a) = best(orders, rdp, |a, r| {
@@ -617,7 +599,7 @@ pub fn eps_from_rdp_classic(orders: &[f64], rdp: &[f64], delta: f64) -> Result<(
 /// The classic δ(ε) (Mironov 2017, Proposition 3 solved for δ): δ = min_α exp((α − 1)(r(α) − ε)),
 /// capped at 1. Returns (δ, α*).
 pub fn delta_from_rdp_classic(orders: &[f64], rdp: &[f64], epsilon: f64) -> Result<(f64, f64)> {
-    check_epsilon(epsilon)?;
+    require_nonnegative("epsilon", epsilon)?;
     check_curve(orders, rdp)?;
     let (ld, a) = best(orders, rdp, |a, r| {
         if a.is_infinite() {
@@ -866,7 +848,7 @@ impl Accountant for RdpAccountant {
     }
 
     fn epsilon(&self, ledger: &PrivacyLedger, delta: f64) -> Result<EpsilonReport> {
-        check_delta(delta)?;
+        require_unit_open("delta", delta)?;
         let curve = self.rdp_curve(ledger)?;
         let (epsilon, order) = eps_from_rdp(&self.orders, &curve, delta)?;
         Ok(EpsilonReport {
@@ -878,7 +860,7 @@ impl Accountant for RdpAccountant {
     }
 
     fn delta(&self, ledger: &PrivacyLedger, epsilon: f64) -> Result<f64> {
-        check_epsilon(epsilon)?;
+        require_nonnegative("epsilon", epsilon)?;
         let curve = self.rdp_curve(ledger)?;
         Ok(delta_from_rdp(&self.orders, &curve, epsilon)?.0)
     }
@@ -1091,8 +1073,8 @@ pub fn poisson_gaussian_rdp_quadrature(
     noise_multiplier: f64,
     alpha: f64,
 ) -> Result<QuadratureRdp> {
-    check_q(q)?;
-    check_sigma("noise_multiplier", noise_multiplier)?;
+    require_fraction("q", q)?;
+    require_positive("noise_multiplier", noise_multiplier)?;
     check_alpha(alpha, false)?;
     if alpha.is_infinite() {
         return Err(invalid("alpha", "the quadrature twin needs a finite order"));
@@ -1113,8 +1095,8 @@ pub fn poisson_gaussian_rdp_reverse_quadrature(
     noise_multiplier: f64,
     alpha: f64,
 ) -> Result<QuadratureRdp> {
-    check_q(q)?;
-    check_sigma("noise_multiplier", noise_multiplier)?;
+    require_fraction("q", q)?;
+    require_positive("noise_multiplier", noise_multiplier)?;
     check_alpha(alpha, false)?;
     if alpha.is_infinite() {
         return Err(invalid("alpha", "the quadrature twin needs a finite order"));
@@ -1131,7 +1113,7 @@ pub fn poisson_gaussian_rdp_reverse_quadrature(
 /// over (−∞, 0], [0, 1], [1, ∞) (the kinks), truncated at 60b(1 + α) on each side; α = 1 is the
 /// KL divergence ∫ p₀ log(p₀/p₁). α ∈ [1, ∞).
 pub fn laplace_rdp_quadrature(noise_multiplier: f64, alpha: f64) -> Result<QuadratureRdp> {
-    check_sigma("noise_multiplier", noise_multiplier)?;
+    require_positive("noise_multiplier", noise_multiplier)?;
     check_alpha(alpha, true)?;
     if alpha.is_infinite() {
         return Err(invalid("alpha", "the quadrature twin needs a finite order"));

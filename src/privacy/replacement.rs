@@ -1,42 +1,39 @@
 //! Sampling **with replacement**: each step draws m indices i.i.d. uniformly from \[n\] (a multiset
-//! batch) and releases a Gaussian-noised query of the batch, under the replace-one relation. This
-//! is how BG23 Prop 7 / Thm 4 (m = 1, two draws per iteration), BG23 Thm 7 (NISPP, B = √n) and
-//! BGM23 Thm 21 (noisy SGDA, `M_t` "sampled uniformly with replacement", L198, L530) use their data;
-//! BGM24 Thm 4 (L626) samples "uniformly" without saying which way.
+//! batch) and releases a Gaussian-noised query of the batch, under the replace-one relation.
+//! Several published private saddle-point algorithms sample their minibatches this way and price
+//! them with the moments accountant of Abadi et al. (2016), which is proved for Poisson sampling
+//! under add/remove; their statements, exactly as printed, are in each paper's `calibration`
+//! module (`papers::<key>::calibration`).
 //!
-//! Two things live here (derivations: `proofs-notes/privacy.md`, section "Sampling with
-//! replacement"):
-//!
-//! * **(a) What the papers claim** ([`bg23_thm1`], [`bgm23_thm22`], [`bgm24_lemma9`]): each cites
-//!   the moments accountant of Abadi et al. (2016), which is proved for Poisson sampling under
-//!   add/remove; the papers transfer it to fixed-size uniform sampling by a footnote (BG23
-//!   footnote 4, L302) or silently (BGM23 L544, BGM24 L593), with unnamed constants. They are
-//!   implemented exactly as printed, constants as parameters, with their side conditions.
-//! * **(b) A bound proved here** ([`rdp`], [`rdp_curve`]): an RDP bound for the with-replacement
-//!   sampled Gaussian under replace-one, for any query whose value changes by at most Δ when one
-//!   batch slot changes. It is the minimum of a joint-convexity ("Jensen") bound over the
-//!   multiplicity K ~ Bin(m, 1/n) of the differing record ([`rdp_jensen`]) and a second-order
-//!   binomial-expansion bound ([`rdp_expansion`]) that keeps the q² amplification (Minkowski over
-//!   the mixture keeps rare high multiplicities at weight π_k^j). Over many steps, multiplicities
-//!   above a cut-off are truncated at a δ cost ([`multiplicity_tail`], [`rdp_curve_truncated`]).
-//!   Both bounds are tested against the exact Rényi divergence of the output mixtures computed by
-//!   quadrature ([`twin_renyi_sum_query`]) and must be upper bounds.
+//! What lives here is **a bound proved here** ([`rdp`], [`rdp_curve`]; derivations:
+//! `proofs-notes/privacy.md`, section "Sampling with replacement"): an RDP bound for the
+//! with-replacement sampled Gaussian under replace-one, for any query whose value changes by at
+//! most Δ when one batch slot changes. It is the minimum of a joint-convexity ("Jensen") bound
+//! over the multiplicity K ~ Bin(m, 1/n) of the differing record ([`rdp_jensen`]) and a
+//! second-order binomial-expansion bound ([`rdp_expansion`]) that keeps the q² amplification
+//! (Minkowski over the mixture keeps rare high multiplicities at weight π_k^j). Over many steps,
+//! multiplicities above a cut-off are truncated at a δ cost ([`multiplicity_tail`],
+//! [`rdp_curve_truncated`]). Both bounds are tested against the exact Rényi divergence of the
+//! output mixtures computed by quadrature ([`twin_renyi_sum_query`]) and must be upper bounds.
 //!
 //! **Widely used accountants refuse this case.** Google's `dp_accounting` has a
 //! `SampledWithReplacementDpEvent`, but neither its RDP nor its PLD accountant composes it (the
 //! RDP accountant's `_maybe_compose` answers "Unsupported event"); Opacus's accountants are for
-//! Poisson sampling. Pricing BG23 Prop 7 or BGM23 Thm 21 with a Poisson or without-replacement
+//! Poisson sampling. Pricing a with-replacement algorithm with a Poisson or without-replacement
 //! accountant is an approximation of the algorithm as written, not a proof about it.
 //!
 //! For lower bounds, [`sum_test_epsilon`] gives a **lower** bound on the ε of the released
 //! transcript: an explicit worst-case instance (constant one-dimensional queries) and an explicit
 //! test (threshold on the sum of the released values), so that "ε_true > ε claimed" is a proved
-//! statement about the transcript the papers' proofs certify.
+//! statement about the released transcript.
 //!
 //! The section marked "stand-ins" holds minimal RDP/Gaussian helpers so this file does not depend
 //! on the accountants being written concurrently (`rdp.rs`, `analytic.rs`, `gdp.rs`).
 
-use crate::error::{invalid, require_count, require_positive, require_unit_open, Error, Result};
+use crate::error::{
+    invalid, require_count, require_finite, require_nonnegative, require_positive,
+    require_unit_open, Error, Result,
+};
 use crate::privacy::special::{log_normal_cdf, log_sum_exp, normal_cdf};
 use crate::privacy::{DpEvent, Neighbouring, PrivacyLedger};
 use statrs::function::gamma::ln_gamma;
@@ -52,173 +49,7 @@ fn nm(n: u64, m: u64) -> Result<()> {
 }
 
 // ------------------------------------------------------------------------------------------------
-// (a) The papers' own amplification statements
-// ------------------------------------------------------------------------------------------------
-
-/// One side condition of a paper's amplification statement. `holds` is `None` when the condition
-/// involves a constant the paper leaves unnamed and none was supplied.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Condition {
-    /// What the paper requires, in its words.
-    pub name: String,
-    /// Whether it holds for the given parameters (`None`: undecidable without the constant).
-    pub holds: Option<bool>,
-    /// The numbers behind the verdict.
-    pub detail: String,
-}
-
-/// What a paper claims about a subsampled Gaussian composition: the smallest σ its statement
-/// requires, the sampling rate it credits, and its side conditions.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PaperAmplification {
-    /// The item, e.g. `BG23 Thm 1`.
-    pub source: &'static str,
-    /// The σ the statement requires (noise standard deviation of one released query).
-    pub sigma_min: f64,
-    /// The amplification rate the statement credits (m/n, or b/n).
-    pub sampling_rate: f64,
-    /// The side conditions, evaluated.
-    pub conditions: Vec<Condition>,
-}
-
-impl PaperAmplification {
-    /// False if some condition is known to fail; true if all are known to hold; `None` otherwise.
-    pub fn conditions_hold(&self) -> Option<bool> {
-        let mut all = Some(true);
-        for c in &self.conditions {
-            match c.holds {
-                Some(false) => return Some(false),
-                None => all = None,
-                Some(true) => {}
-            }
-        }
-        all
-    }
-}
-
-/// BG23 Thm 1 (L272–L283), the paper's moments-accountant summary: K adaptively composed Gaussian
-/// releases, each on a batch of size m drawn as (Unif\[S\])^m (i.e. with replacement), each with
-/// ℓ2-sensitivity s to one change of its batch, are (ε, η)-DP if ε < c₁·K·(m/n)² and
-/// σ ≥ √(2K ln(1/η))·s·m/(nε). c₁ is "an absolute constant" the paper does not give; pass
-/// `Some(c1)` to evaluate the condition. Footnote 4 (L302) asserts without proof that Abadi et
-/// al.'s Poisson analysis carries over to uniform sampling.
-pub fn bg23_thm1(
-    k: u64,
-    s: f64,
-    m: u64,
-    n: u64,
-    epsilon: f64,
-    eta: f64,
-    c1: Option<f64>,
-) -> Result<PaperAmplification> {
-    require_positive("s", s)?;
-    require_positive("epsilon", epsilon)?;
-    require_unit_open("eta", eta)?;
-    nm(n, m)?;
-    if k == 0 {
-        return Err(invalid("k", "must be ≥ 1"));
-    }
-    let q = m as f64 / n as f64;
-    let sigma_min = (2.0 * k as f64 * (1.0 / eta).ln()).sqrt() * s * q / epsilon;
-    let thresh = |c: f64| c * k as f64 * q * q;
-    let cond = match c1 {
-        Some(c) => Condition {
-            name: "ε < c₁·K·(m/n)²".into(),
-            holds: Some(epsilon < thresh(c)),
-            detail: format!("c₁ = {c}, c₁K(m/n)² = {}", thresh(c)),
-        },
-        None => Condition {
-            name: "ε < c₁·K·(m/n)²".into(),
-            holds: None,
-            detail: format!("c₁ unnamed; K(m/n)² = {}", thresh(1.0)),
-        },
-    };
-    Ok(PaperAmplification {
-        source: "BG23 Thm 1",
-        sigma_min,
-        sampling_rate: q,
-        conditions: vec![
-            cond,
-            Condition {
-                name: "Poisson analysis transferred to uniform sampling (footnote 4, L302)".into(),
-                holds: None,
-                detail: "asserted, not proved".into(),
-            },
-        ],
-    })
-}
-
-/// BGM23 Thm 22 (L544), restating Abadi et al. (2016) and Kulkarni et al. (2021): for ε, δ ∈ (0, 1],
-/// T adaptive queries with ‖h_t(y)‖₂ ≤ L, batches of size b sampled "uniformly at random", outputs
-/// (1/b)Σ h_t(y) + N(0, σ²I) are (ε, δ)-DP if σ ≥ c·L·√(T log(1/δ))/(nε) and T ≥ n²ε/b², c a
-/// "universal constant" (unnamed; BGM23 Thm 21 writes σ² = c₀TL²log(1/δ)/(n²ε²), i.e. c₀ = c²).
-pub fn bgm23_thm22(
-    c: f64,
-    l: f64,
-    t: u64,
-    n: u64,
-    b: u64,
-    epsilon: f64,
-    delta: f64,
-) -> Result<PaperAmplification> {
-    moments_restatement("BGM23 Thm 22", c, l, t, n, b, epsilon, delta)
-}
-
-/// BGM24 Lemma 9 (L591–L593): the same restatement as BGM23 Thm 22, word for word.
-pub fn bgm24_lemma9(
-    c: f64,
-    l: f64,
-    t: u64,
-    n: u64,
-    b: u64,
-    epsilon: f64,
-    delta: f64,
-) -> Result<PaperAmplification> {
-    moments_restatement("BGM24 Lemma 9", c, l, t, n, b, epsilon, delta)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn moments_restatement(
-    source: &'static str,
-    c: f64,
-    l: f64,
-    t: u64,
-    n: u64,
-    b: u64,
-    epsilon: f64,
-    delta: f64,
-) -> Result<PaperAmplification> {
-    require_positive("c", c)?;
-    require_positive("L", l)?;
-    require_positive("epsilon", epsilon)?;
-    require_unit_open("delta", delta)?;
-    nm(n, b)?;
-    if t == 0 {
-        return Err(invalid("T", "must be ≥ 1"));
-    }
-    let sigma_min = c * l * (t as f64 * (1.0 / delta).ln()).sqrt() / (n as f64 * epsilon);
-    let need_t = (n as f64).powi(2) * epsilon / (b as f64).powi(2);
-    Ok(PaperAmplification {
-        source,
-        sigma_min,
-        sampling_rate: b as f64 / n as f64,
-        conditions: vec![
-            Condition {
-                name: "ε, δ ∈ (0, 1]".into(),
-                holds: Some(epsilon <= 1.0 && delta <= 1.0),
-                detail: format!("ε = {epsilon}, δ = {delta}"),
-            },
-            Condition {
-                name: "T ≥ n²ε/b²".into(),
-                holds: Some(t as f64 >= need_t),
-                detail: format!("T = {t}, n²ε/b² = {need_t}"),
-            },
-        ],
-    })
-}
-
-// ------------------------------------------------------------------------------------------------
-// (b) A proved RDP bound for the with-replacement sampled Gaussian
+// A proved RDP bound for the with-replacement sampled Gaussian
 // ------------------------------------------------------------------------------------------------
 
 /// Binomial log-pmf log P(K = k), K ~ Bin(trials, p).
@@ -523,9 +354,9 @@ pub fn rdp_expansion(n: u64, m: u64, z: f64, alpha: u32) -> Result<f64> {
     Ok(expansion_from_table(&t, alpha))
 }
 
-/// The bound this module proves: min(Jensen, expansion) at integer α ≥ 2, for the mechanism
-/// "draw m indices i.i.d. uniform on \[n\]; release A(batch) + N(0, σ²I)" where A changes by at most
-/// Δ (ℓ2) when one batch slot changes, z = σ/Δ, under replace-one.
+/// The bound this module proves: min(Jensen, expansion) at integer α ≥ 2, for the mechanism "draw m
+/// indices i.i.d. uniform on \[n\]; release A(batch) + N(0, σ²I)" where A changes by at most Δ (ℓ2)
+/// when one batch slot changes, z = σ/Δ, under replace-one.
 pub fn rdp(n: u64, m: u64, z: f64, alpha: u32) -> Result<f64> {
     Ok(rdp_curve(n, m, z, &[alpha])?[0])
 }
@@ -541,9 +372,7 @@ pub fn rdp_curve(n: u64, m: u64, z: f64, orders: &[u32]) -> Result<Vec<f64>> {
 pub fn rdp_curve_truncated(n: u64, m: u64, z: f64, orders: &[u32], kmax: u64) -> Result<Vec<f64>> {
     nm(n, m)?;
     require_positive("z", z)?;
-    if kmax == 0 {
-        return Err(invalid("kmax", "must be ≥ 1"));
-    }
+    require_count("kmax", kmax)?;
     if orders.iter().any(|&a| a < 2) {
         return Err(invalid("alpha", "orders must be integers ≥ 2"));
     }
@@ -615,10 +444,8 @@ pub fn twin_renyi_sum_query(
             format!("must index values (n = {n}), got {i}"),
         ));
     }
-    if m == 0 {
-        return Err(invalid("m", "must be ≥ 1"));
-    }
-    crate::error::require_finite("values", values)?;
+    require_count("m", m as u64)?;
+    require_finite("values", values)?;
     if !replacement.is_finite() {
         return Err(invalid("replacement", "must be finite"));
     }
@@ -805,15 +632,8 @@ fn binomial_support(trials: u64, p: f64) -> (Vec<(f64, f64)>, f64) {
 /// over a grid of τ. Every number returned is a valid lower bound (up to floating point).
 pub fn sum_test_delta(sampling: Sampling, steps: u64, z: f64, epsilon: f64) -> Result<f64> {
     require_positive("z", z)?;
-    if !(epsilon.is_finite() && epsilon >= 0.0) {
-        return Err(invalid(
-            "epsilon",
-            format!("must be finite and ≥ 0, got {epsilon}"),
-        ));
-    }
-    if steps == 0 {
-        return Err(invalid("steps", "must be ≥ 1"));
-    }
+    require_nonnegative("epsilon", epsilon)?;
+    require_count("steps", steps)?;
     let (trials, p) = sampling.hits(steps)?;
     let (ks, dropped) = binomial_support(trials, p);
     let khi = ks.last().map(|x| x.0).unwrap_or(0.0);
@@ -1020,9 +840,7 @@ pub(crate) fn rdp_epsilon(ledger: &PrivacyLedger, delta: f64) -> Result<(f64, u3
 /// The exact ε at δ of μ-GDP: `crate::privacy::gdp::gdp_epsilon` (0 for μ = 0).
 pub(crate) fn gaussian_epsilon(mu: f64, delta: f64) -> Result<f64> {
     require_unit_open("delta", delta)?;
-    if !(mu.is_finite() && mu >= 0.0) {
-        return Err(invalid("mu", format!("must be finite and ≥ 0, got {mu}")));
-    }
+    require_nonnegative("mu", mu)?;
     if mu == 0.0 {
         return Ok(0.0);
     }

@@ -23,7 +23,7 @@
 //! (Jacobi) contraction of Laplace's continued fraction. erfc(z) = erfcx(z)·e^{−z²} with z²
 //! split exactly (FMA), and erfc(−z) = 2 − erfc(z).
 //!
-//! Accuracy is asserted in `tests/privacy_closed_forms.rs` against 80-digit mpmath references
+//! Accuracy is asserted in `tests/it/privacy_closed_forms.rs` against 80-digit mpmath references
 //! (the generating script is in that file): ≤ 4e-16 relative for erfc, erfcx, Φ, ln Φ and Φ⁻¹
 //! at every reference point.
 

@@ -18,50 +18,29 @@
 //! valid bound, so the value at the computed α is a guarantee regardless of how close α is to
 //! the minimizer. [`ZcdpAccountant`] prices event trees with these rules and refuses subsampling.
 
-use crate::error::{invalid, Error, Result};
-use crate::privacy::accountant::{check_delta, check_epsilon, Accountant, EpsilonReport};
+use crate::error::{
+    invalid, require_nonnegative, require_positive, require_unit_open, Error, Result,
+};
+use crate::privacy::accountant::{Accountant, EpsilonReport};
 use crate::privacy::special::{bisect_threshold, bracket_up};
 use crate::privacy::{DpEvent, PrivacyLedger};
 
-fn check_rho(rho: f64) -> Result<()> {
-    if rho.is_finite() && rho >= 0.0 {
-        Ok(())
-    } else {
-        Err(invalid("rho", format!("must be finite and ≥ 0, got {rho}")))
-    }
-}
-
 /// ρ of the Gaussian mechanism with noise multiplier s = σ/Δ: 1/(2s²) (BS16 Prop 1.6).
 pub fn gaussian_rho(noise_multiplier: f64) -> Result<f64> {
-    if !(noise_multiplier.is_finite() && noise_multiplier > 0.0) {
-        return Err(invalid(
-            "noise_multiplier",
-            format!("must be finite and > 0, got {noise_multiplier}"),
-        ));
-    }
+    require_positive("noise_multiplier", noise_multiplier)?;
     Ok(0.5 / (noise_multiplier * noise_multiplier))
 }
 
 /// ρ of an ε₀-DP mechanism: ε₀²/2 (BS16 Prop 1.4).
 pub fn pure_dp_rho(epsilon0: f64) -> Result<f64> {
-    if !(epsilon0.is_finite() && epsilon0 >= 0.0) {
-        return Err(invalid(
-            "epsilon",
-            format!("must be finite and ≥ 0, got {epsilon0}"),
-        ));
-    }
+    require_nonnegative("epsilon", epsilon0)?;
     Ok(0.5 * epsilon0 * epsilon0)
 }
 
 /// ρ of the sequential composition: Σ ρ_i (BS16 Lemma 1.7).
 pub fn compose_rho(rhos: &[f64]) -> Result<f64> {
     for (i, &r) in rhos.iter().enumerate() {
-        if !(r.is_finite() && r >= 0.0) {
-            return Err(invalid(
-                format!("rho[{i}]"),
-                format!("must be finite and ≥ 0, got {r}"),
-            ));
-        }
+        require_nonnegative(format_args!("rho[{i}]"), r)?;
     }
     Ok(rhos.iter().sum())
 }
@@ -102,8 +81,8 @@ fn log_delta_and_order(rho: f64, epsilon: f64) -> (f64, f64) {
 
 /// ln δ(ε) for a ρ-zCDP mechanism by the exact infimum (CKS20 Cor 13); −∞ when ρ = 0.
 pub fn zcdp_log_delta(rho: f64, epsilon: f64) -> Result<f64> {
-    check_rho(rho)?;
-    check_epsilon(epsilon)?;
+    require_nonnegative("rho", rho)?;
+    require_nonnegative("epsilon", epsilon)?;
     if rho == 0.0 {
         return Ok(f64::NEG_INFINITY);
     }
@@ -120,8 +99,8 @@ pub fn zcdp_delta(rho: f64, epsilon: f64) -> Result<f64> {
 /// ε_α = αρ + ln(1 − 1/α) + (ln(1/δ) − ln α)/(α − 1). Every α > 1 gives a valid ε; the
 /// infimum over α is [`zcdp_epsilon`] (the tests check both ways of computing it agree).
 pub fn zcdp_epsilon_at_order(rho: f64, delta: f64, alpha: f64) -> Result<f64> {
-    check_rho(rho)?;
-    check_delta(delta)?;
+    require_nonnegative("rho", rho)?;
+    require_unit_open("delta", delta)?;
     if !(alpha.is_finite() && alpha > 1.0) {
         return Err(invalid(
             "alpha",
@@ -135,8 +114,8 @@ pub fn zcdp_epsilon_at_order(rho: f64, delta: f64, alpha: f64) -> Result<f64> {
 /// (ε, optimal α) for a ρ-zCDP mechanism at δ: the smallest ε (to adjacent floats) with
 /// [`zcdp_delta`] ≤ δ, and the order attaining the infimum there.
 pub fn zcdp_epsilon_and_order(rho: f64, delta: f64) -> Result<(f64, f64)> {
-    check_rho(rho)?;
-    check_delta(delta)?;
+    require_nonnegative("rho", rho)?;
+    require_unit_open("delta", delta)?;
     if rho == 0.0 {
         return Ok((0.0, f64::INFINITY));
     }
@@ -159,8 +138,8 @@ pub fn zcdp_epsilon(rho: f64, delta: f64) -> Result<f64> {
 /// The simple conversion ε = ρ + 2√(ρ ln(1/δ)) (BS16 Prop 1.3): valid, never smaller than
 /// [`zcdp_epsilon`].
 pub fn zcdp_epsilon_simple(rho: f64, delta: f64) -> Result<f64> {
-    check_rho(rho)?;
-    check_delta(delta)?;
+    require_nonnegative("rho", rho)?;
+    require_unit_open("delta", delta)?;
     Ok(rho + 2.0 * (rho * (1.0 / delta).ln()).sqrt())
 }
 
@@ -210,7 +189,7 @@ impl Accountant for ZcdpAccountant {
     }
 
     fn epsilon(&self, ledger: &PrivacyLedger, delta: f64) -> Result<EpsilonReport> {
-        check_delta(delta)?;
+        require_unit_open("delta", delta)?;
         let rho = self.rho(&ledger.event)?;
         let (epsilon, alpha) = zcdp_epsilon_and_order(rho, delta)?;
         Ok(EpsilonReport {
@@ -222,7 +201,7 @@ impl Accountant for ZcdpAccountant {
     }
 
     fn delta(&self, ledger: &PrivacyLedger, epsilon: f64) -> Result<f64> {
-        check_epsilon(epsilon)?;
+        require_nonnegative("epsilon", epsilon)?;
         let rho = self.rho(&ledger.event)?;
         zcdp_delta(rho, epsilon)
     }

@@ -48,8 +48,11 @@ fn lemma17_holds_and_control_rejected() {
 use dpsaddle::algorithms::ldp_sgda::LdpSgda;
 use dpsaddle::algorithms::noisy_sgda::NoisySgda;
 use dpsaddle::algorithms::Algorithm;
+use dpsaddle::papers::bgm23::calibration::{
+    thm21_params as bgm23_thm21_params, thm22_premise as bgm23_thm22_premise,
+};
 use dpsaddle::papers::bgm23::schedules::{lemma9_alpha_hat, lemma9_alpha_hat_at};
-use dpsaddle::privacy::papers::{bgm23_thm21_params, bgm23_thm22_premise, Variant};
+use dpsaddle::papers::Reading as Variant;
 use dpsaddle::privacy::DpEvent;
 use dpsaddle::problem::{Dataset, FiniteDist, Objective, QuadBilinear, Regularizer};
 use dpsaddle::rng::{DrawValues, NoiseSource};

@@ -1,5 +1,6 @@
-//! The empirical privacy auditor (`privacy::audit`) and the exact discrete Gaussian sampler
-//! (`privacy::discrete_gaussian`).
+//! The empirical privacy auditor (`privacy::audit`, with the release audits of
+//! `algorithms::release_audit`) and the exact discrete Gaussian sampler
+//! (`privacy::discrete_gaussian`, with `algorithms::discrete_output_perturbation`).
 //!
 //! Auditor: soundness on the Gaussian mechanism against an independent twin of its exact
 //! privacy profile, power (a mechanism that halves its noise is caught), determinism across
@@ -8,15 +9,17 @@
 //! Sampler: χ² and KS (DKW) goodness of fit against the exact pmfs at α = 10⁻⁶ with fixed
 //! seeds, each with a negative control showing the test can reject.
 
+use dpsaddle::algorithms::discrete_output_perturbation::DiscreteGaussianOutputPerturbation;
+use dpsaddle::algorithms::release_audit::audit_lin_box_release;
 use dpsaddle::algorithms::{Algorithm, OutputPerturbation, RegularizedSaddlePoint};
 use dpsaddle::error::Error;
 use dpsaddle::privacy::audit::{
-    audit, audit_lin_box_release, clopper_pearson_lower, clopper_pearson_upper, gaussian_score,
-    incomplete_beta, AuditConfig, Side, Thresholds,
+    audit, clopper_pearson_lower, clopper_pearson_upper, gaussian_score, incomplete_beta,
+    AuditConfig, Side, Thresholds,
 };
 use dpsaddle::privacy::discrete_gaussian::{
     bernoulli, bernoulli_exp, grid_release, uniform_below, zcdp_epsilon, DiscreteGaussian,
-    DiscreteGaussianOutputPerturbation, DiscreteLaplace, RandomBits,
+    DiscreteLaplace, RandomBits,
 };
 use dpsaddle::problem::QuadBilinear;
 use dpsaddle::rng::{NoiseSource, Stream};
@@ -158,7 +161,7 @@ fn gaussian_audit_tightness_at_one_million() {
 #[test]
 #[ignore = "full budget: about a minute in release"]
 fn full_budget_audits_are_sound() {
-    for a in dpsaddle::privacy::audit::full_budget_audits().unwrap() {
+    for a in dpsaddle::algorithms::release_audit::full_budget_audits().unwrap() {
         println!(
             "{}: ε_lb={:.4} ε_ref({})={:.4} ratio={:.3} ε_gdp={:.4}",
             a.name,
@@ -681,7 +684,7 @@ fn grid_release_guarantee_and_errors() {
     }
 
     let f = QuadBilinear::lin_box(0.0).unwrap();
-    let (ds, _) = dpsaddle::privacy::audit::lin_box_worst_pair(10, 1.0).unwrap();
+    let (ds, _) = dpsaddle::algorithms::release_audit::lin_box_worst_pair(10, 1.0).unwrap();
     let alg = DiscreteGaussianOutputPerturbation {
         base: lin_box_base(),
         lipschitz: 1.0,
@@ -715,7 +718,7 @@ fn discrete_gaussian_release_audit() {
     let t0 = std::time::Instant::now();
     let r = audit_lin_box_release(&alg, &base, n, l, &AuditConfig::new(N_RELEASE, DELTA)).unwrap();
     let f = QuadBilinear::lin_box(0.0).unwrap();
-    let (ds, _) = dpsaddle::privacy::audit::lin_box_worst_pair(n, l).unwrap();
+    let (ds, _) = dpsaddle::algorithms::release_audit::lin_box_worst_pair(n, l).unwrap();
     let out = alg.run(&f, &ds, &mut NoiseSource::sample(0)).unwrap();
     let rho = out.info.as_discrete_gaussian().unwrap().zcdp_rho;
     let eps = zcdp_epsilon(rho, DELTA).unwrap();

@@ -9,7 +9,7 @@
 //! values of the f64 literals):
 //!
 //! ```text
-//! # Reference values for tests/privacy_closed_forms.rs, generated once with mpmath 1.3.0 at 80
+//! # Reference values for tests/it/privacy_closed_forms.rs, generated once with mpmath 1.3.0 at 80
 //! # significant digits (python3 gen_refs.py > refs.rs). Every input is the exact binary value of
 //! # the f64 literal in the test (mpf(float)); outputs are printed to 20 digits.
 //! from mpmath import mp, mpf, ncdf, erfc, exp, log, sqrt, findroot

@@ -36,10 +36,10 @@ use crate::papers::bgm23::bounds::lemma20_pair_gap as pair_gap;
 use crate::papers::bgm23::bounds::{
     lemma17_bound_sq, lemma9_complexity, lemma9_printed_alpha, thm21_complexity,
 };
+use crate::papers::bgm23::calibration::{thm21 as bgm23_thm21, thm21_params as bgm23_thm21_params};
 use crate::papers::bgm23::exact_box::ExactBox;
 use crate::papers::bgm23::schedules::{cor16_bound, lemma9_alpha_hat, lemma9_alpha_hat_at};
-use crate::privacy::papers::{bgm23_thm21, bgm23_thm21_params, Variant};
-use crate::privacy::replacement;
+use crate::papers::Reading as Variant;
 use crate::problem::{
     Constants, Dataset, FiniteDist, Mixture, Objective, QuadBilinear, Regularizer, SaddleFn,
 };
@@ -98,7 +98,7 @@ pub fn claims() -> Vec<Claim> {
                         satisfies dσ² ≤ c₀L²/32 and, for any fixed z with ‖z_0 − z‖ ≤ D̂, \
                         E[F_S(w̄, θ) − F_S(w, θ̄)] ≤ (D̂L/(2√T))(2 + 1/m + c₀/32) (Lemma 20 with τ² = L²/m + dσ², as the proof of Thm 21 says).",
             kind: Kind::MonteCarlo,
-            code: "algorithms::noisy_sgda::NoisySgda, privacy::papers::bgm23_thm21",
+            code: "algorithms::noisy_sgda::NoisySgda, papers::bgm23::calibration::thm21",
             check: check_thm21,
         },
         Claim {
@@ -109,7 +109,7 @@ pub fn claims() -> Vec<Claim> {
                         T ≥ n²ε/m² fails although the paragraph after Thm 22 asserts it; the corrected m = max{⌈n√(ε/T)⌉, 1} (capped \
                         at n) is the smallest batch satisfying it.",
             kind: Kind::Erratum,
-            code: "privacy::papers::{bgm23_thm21_params, NoisySgdaParams}",
+            code: "papers::bgm23::calibration::{thm21_params, NoisySgdaParams}",
             check: check_batch_rule,
         },
         Claim {
@@ -238,7 +238,7 @@ fn premise_holds(t: u64, m: u64, n: u64, eps: f64) -> Result<bool> {
 
 /// Corrected (main): T ≥ n²ε/m² exactly on every grid point where T ≥ 1, m is the smallest batch
 /// with that property (m − 1 fails unless m = 1), and the independent restatement of Thm 22
-/// (`privacy::replacement::bgm23_thm22`) agrees. Literal (control): the printed m, same exact test.
+/// (`papers::bgm23::calibration::thm22`) agrees. Literal (control): the printed m, same exact test.
 fn check_batch_rule(b: Budget) -> Result<Evidence> {
     let mut corrected = BoundCheck::new(0.0, 0.0);
     let mut literal = BoundCheck::new(0.0, 0.0);
@@ -267,7 +267,8 @@ fn check_batch_rule(b: Budget) -> Result<Evidence> {
             format!("{label} m={} (corrected)", pc.batch),
         );
         // The restated Thm 22 condition (independent code path, f64).
-        let restated = replacement::bgm23_thm22(2.0, 1.0, t, n, pc.batch, eps, delta)?;
+        let restated =
+            crate::papers::bgm23::calibration::thm22(2.0, 1.0, t, n, pc.batch, eps, delta)?;
         let agrees = restated.conditions[1].holds == Some(ok_c) && pc.thm22_premise == ok_c;
         corrected.observe_exact(agrees, None, format!("{label}: Thm 22 restatement agrees"));
         if pc.batch > 1 {
@@ -1143,13 +1144,14 @@ pub fn thm22_claims() -> Vec<Claim> {
                     at c₀ = 9 (corrected m) and c₀ = 13 (printed m), and refuted by the sum-test lower bound at \
                     c₀ = 5 for both rules.",
         kind: Kind::Calibration,
-        code: "privacy::papers::bgm23_thm21, privacy::replacement",
+        code: "papers::bgm23::calibration::thm21, privacy::replacement",
         check: check_thm22,
     }]
 }
 
 fn check_thm22(_b: Budget) -> Result<Evidence> {
-    use crate::privacy::papers::{bgm23_thm21, Variant};
+    use crate::papers::bgm23::calibration::thm21 as bgm23_thm21;
+    use crate::papers::Reading as Variant;
     let (n, d, eps, delta) = (1000u64, 10u64, 1.0, 1e-5);
     let mut main = BoundCheck::new(0.0, 0.0);
     let mut ctrl = BoundCheck::new(0.0, 0.0);

@@ -542,7 +542,7 @@ pub fn subroutine_claims() -> Vec<Claim> {
                         their sum ≤ B²/(12·2^{2t}) (Thm 18's hypothesis; proof of Thm 12, utility); with a certified solver the \
                         round sensitivity is ≤ Δ*_t + 2r_t, and σ_t covers it: 8√(log(2/δ)) ≥ (1 + 2δ/5)√(2ln(1.25/δ)).",
             kind: Kind::Exact,
-            code: "algorithms::recursive_regularization::output_perturbation_round, privacy::papers::bgm23_thm12",
+            code: "algorithms::recursive_regularization::output_perturbation_round, papers::bgm23::calibration::thm12",
             check: check_thm12,
         },
         Claim {
@@ -825,7 +825,7 @@ fn check_thm12(_b: Budget) -> Result<Evidence> {
                 for &delta in &[1e-3, 1e-6, 1e-9] {
                     let lam = lambda_thm12(bb, l, np, d, eps, delta);
                     for t in 1..=5u32 {
-                        let sigma = crate::privacy::papers::bgm23_thm12_sigma(
+                        let sigma = crate::papers::bgm23::calibration::thm12_sigma(
                             l, lam, np as u64, t, eps, delta,
                         )?;
                         let noise = d as f64 * sigma * sigma;
@@ -1062,13 +1062,14 @@ fn noisy_spec(eps: f64) -> AempSpec {
         c0: 4.0,
         epsilon: eps,
         delta: 1e-5,
-        batch_rule: crate::privacy::papers::Variant::Corrected,
+        batch_rule: crate::papers::Reading::Corrected,
         noise_uses_round_lipschitz: false,
     }
 }
 
 fn check_cor10(b: Budget) -> Result<Evidence> {
-    use crate::privacy::papers::{bgm23_thm21_params, Variant};
+    use crate::papers::bgm23::calibration::thm21_params as bgm23_thm21_params;
+    use crate::papers::Reading as Variant;
     let f = crate::papers::bgm23::instances::rate_loss()?;
     let dist = crate::papers::bgm23::instances::rate_distribution(&[0.0; 10], 0.5)?;
     let k = f.constants(&dist.atoms);

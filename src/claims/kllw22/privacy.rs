@@ -3,8 +3,9 @@
 
 use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
 use crate::error::Result;
-use crate::privacy::papers::{
-    kllw22_moments_accountant_epsilon, kllw22_thm1, Release, KLLW22_C_JOINT, KLLW22_C_PROOF,
+use crate::papers::kllw22::calibration::{
+    thm1 as kllw22_thm1, thm1_moments_accountant_epsilon as kllw22_moments_accountant_epsilon,
+    Release, THM1_C_JOINT as KLLW22_C_JOINT, THM1_C_PROOF as KLLW22_C_PROOF,
 };
 
 /// The per-block privacy claims.
@@ -18,7 +19,7 @@ pub fn claims() -> Vec<Claim> {
                     paper's own moments-accountant argument when ε ≤ 2 log(1/δ); the same argument at c = 4 fails \
                     for the joint (w, v) release, which needs 4√2.",
         kind: Kind::Calibration,
-        code: "privacy::papers::{kllw22_thm1, kllw22_moments_accountant_epsilon}",
+        code: "papers::kllw22::calibration::{thm1, thm1_moments_accountant_epsilon}",
         check: check_per_block,
     }]
 }

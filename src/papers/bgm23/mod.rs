@@ -10,7 +10,7 @@
 //! (instances shared by checks, fixtures and benches), the exact constructions [`prop13`]
 //! (Prop 13's mode-of-halves algorithm), [`packing`] (Thm 15's packing), [`lin_box`] and
 //! [`exact_box`] (eq. (4)'s regularized saddle point on 1-D boxes, in rationals); Algorithm 1's
-//! schedules and the SGDA step sizes ([`schedules`]) and the privacy calibrations (`calibration`).
+//! schedules and the SGDA step sizes ([`schedules`]) and the privacy calibrations ([`calibration`]).
 //!
 //! ## Notation
 //!
@@ -35,7 +35,7 @@
 //! | η, T, ∇_t (eqs. (13)–(14)) | [`crate::algorithms::sgda::Sgda`] (`eta`, `steps`) | SGDA indexing t = 1..T (E-BGM23-30) |
 //! | m, σ, c (Thm 21, Thm 22) | [`crate::algorithms::noisy_sgda::NoisySgda`] (`c0`, `batch_rule`) | |
 //! | τ² (Prop 14, Lemma 20) | [`crate::stability::output_variance`]; the `tau2` of Lemma 20 | |
-//! | ε, δ | the privacy calibrations (`calibration`) | |
+//! | ε, δ | the privacy calibrations ([`calibration`]) | |
 //!
 //! ## Items
 //!
@@ -58,21 +58,21 @@
 //! | Lemma 9 (§4.1) | [`crate::algorithms::noisy_sgda::NoisySgda`], α̂ of Lemma 9 ([`schedules`]), [`bounds::lemma9_complexity`], [`bounds::lemma9_printed_alpha`] | `bgm23.lemma9` |
 //! | Corollary 10 | [`crate::algorithms::recursive_regularization::AempSpec`] (noisy SGDA), [`bounds::cor10_complexity`] | `bgm23.cor10`, `bgm23.rate_eps` |
 //! | Lemma 11 (external; substituted) | [`crate::solve::saddle_point`], [`crate::algorithms::recursive_regularization::exact_round`] | `bgm23.lemma11` |
-//! | Theorem 12 (§4.2; output perturbation) | [`crate::algorithms::recursive_regularization::output_perturbation_round`], λ of Thm 12 ([`schedules`]), σ_t (`calibration`), [`bounds::thm12_noise_budget`], [`bounds::thm12_radius_budget`], [`bounds::thm12_release_sensitivity`] | `bgm23.thm12`, `bgm23.thm12_sensitivity`, `bgm23.rate_eps` |
+//! | Theorem 12 (§4.2; output perturbation) | [`crate::algorithms::recursive_regularization::output_perturbation_round`], λ of Thm 12 ([`schedules`]), σ_t ([`calibration`]), [`bounds::thm12_noise_budget`], [`bounds::thm12_radius_budget`], [`bounds::thm12_release_sensitivity`] | `bgm23.thm12`, `bgm23.thm12_sensitivity`, `bgm23.rate_eps` |
 //! | Proposition 13 (footnote 6) | [`prop13::mode_of_halves_law`], [`crate::algorithms::mode_of_halves::ModeOfHalves`] | `bgm23.prop13` |
 //! | Proposition 14 (proof App. D.1, eqs. (15)–(17)) | [`bounds::prop14_bound_sq`], [`prop13::ModeOfHalvesLaw::tau2`] | `bgm23.prop14` |
 //! | §5, paragraph after Prop 14 (tradeoff between accuracy and stability) | [`bounds::tradeoff_bound_sq_terms`], [`bounds::tradeoff_printed_bound_sq`] | `bgm23.remark_l260` |
 //! | Theorem 15 (proof App. D.2) | [`packing::Packing`], [`bounds::thm15_lower_bound`] | `bgm23.thm15`, `bgm23.thm15_delta_le_b` |
 //! | §5, paragraph after Thm 15 ("Lemma 2 shows this bound is tight") | [`packing::reg_erm`], [`bounds::thm15_regularized_erm_upper`], [`crate::algorithms::regularized_erm::RegularizedErm`] | `bgm23.remark_l264` |
-//! | App. A.2, Corollary 16 (local DP SGDA) | [`crate::algorithms::ldp_sgda::LdpSgda`], Cor 16's η and bound ([`schedules`]), σ (`calibration`) | `bgm23.cor16`, `bgm23.cor16_ldp` |
+//! | App. A.2, Corollary 16 (local DP SGDA) | [`crate::algorithms::ldp_sgda::LdpSgda`], Cor 16's η and bound ([`schedules`]), σ ([`calibration`]) | `bgm23.cor16`, `bgm23.cor16_ldp` |
 //! | Lemma 17 (App. B.1) | [`bounds::lemma17_bound_sq`] | `bgm23.lemma17` |
 //! | Theorem 18 (App. B.2; eqs. (9)–(11)) | [`bounds::thm18_bound`], [`bounds::thm18_hypothesis`], λ of Thm 18 ([`schedules`]) | `bgm23.thm18`, `bgm23.rate_n` |
 //! | Lemma 19 (P.1, P.2; eqs. (5)–(8)) | [`bounds::lemma19_eq7_bound`], [`bounds::lemma19_star_to_tilde_bound`], [`bounds::lemma19_p2_step`], [`bounds::lemma19_p1_bound`], [`bounds::lemma19_p2_bound`] | `bgm23.lemma19` |
 //! | App. C.1, eqs. (13)–(14) (SGDA) | [`crate::algorithms::sgda::Sgda`] | `bgm23.lemma20` |
 //! | Lemma 20 | [`bounds::lemma20_bound`], [`bounds::lemma20_pair_gap`], [`instances::lemma20_tight`] | `bgm23.lemma20`, `bgm23.def4` |
 //! | App. C.2 (noisy SGDA) | [`crate::algorithms::noisy_sgda::NoisySgda`] | `bgm23.thm21`, `bgm23.grad_complexity` |
-//! | Theorem 21 | [`crate::algorithms::noisy_sgda::NoisySgda`], Thm 21's schedule (`calibration`), [`bounds::thm21_complexity`] | `bgm23.thm21`, `bgm23.grad_complexity`, `bgm23.thm21_batch_rule` |
-//! | Theorem 22 (moments accountant; constant made concrete) | Thm 22's calibration (`calibration`) | `bgm23.thm22`, `bgm23.thm21_batch_rule` |
+//! | Theorem 21 | [`crate::algorithms::noisy_sgda::NoisySgda`], Thm 21's schedule ([`calibration`]), [`bounds::thm21_complexity`] | `bgm23.thm21`, `bgm23.grad_complexity`, `bgm23.thm21_batch_rule` |
+//! | Theorem 22 (moments accountant; constant made concrete) | Thm 22's calibration ([`calibration`]) | `bgm23.thm22`, `bgm23.thm21_batch_rule` |
 //! | Appendix D.1 (low variance and weak gap imply strong gap) | as Prop 14 | `bgm23.prop14` |
 //! | Appendix D.2 (stability–risk tradeoff) | as Thm 15 | `bgm23.thm15` |
 //! | §1.2 (prior rates), eq. (1)'s existence of saddle points (Sion) | not checkable | — |
@@ -81,6 +81,7 @@
 //! accelerated solver, substituted by the crate's certified extragradient method.
 
 pub mod bounds;
+pub mod calibration;
 pub mod exact_box;
 pub mod instances;
 pub mod lin_box;

@@ -1,2 +1,54 @@
-//! ZTOH22: what this paper adds to the core (notation, bounds, schedules, calibrations, exact
-//! constructions). Filled in by the per-paper move; see [`crate::papers`].
+//! ZTOH22: Zhang, Thekumparampil, Oh, He, *Bring Your Own Algorithm for Optimal Differentially
+//! Private Stochastic Minimax Optimization*, NeurIPS 2022.
+//!
+//! The paper privatizes any fast non-private solver by (phased) output perturbation: solve a
+//! regularized finite-sum problem to high accuracy, then add Gaussian noise calibrated to the
+//! stability of its exact solution. What the crate has of it so far are its privacy calibrations,
+//! in [`calibration`], priced by the paper-free [`crate::privacy::calibration`].
+//!
+//! # Notation
+//!
+//! | ZTOH22 | meaning | crate |
+//! |---|---|---|
+//! | S = {ξ_i}, (S, S′) neighbouring | dataset, neighbours differ in one entry (Def 1) | [`crate::problem::Dataset`], replace-one ([`crate::privacy::Neighbouring::ReplaceOne`]) |
+//! | L | Lipschitz constant of f(·; ξ) | `l` (the core's L) |
+//! | ℓ | smoothness of f(·; ξ) | — |
+//! | μ, μ_x, μ_y | strong convexity (concavity) moduli; μ := min{μ_x, μ_y} in Algorithm 3 | `mu`, `mu_x`, `mu_y` |
+//! | μ_k = μ·2^k | the regularization of phase k | — (phase 1 shown: `2·mu`) |
+//! | K = log(n), n̄ = n/K | phases and their sizes | [`calibration::phases`] (K = ⌊log₂ n⌋, n̄ = ⌊n/K⌋) |
+//! | Δ_A | sensitivity of an algorithm (Def 2) | [`crate::privacy::calibration::Calibration::sensitivity`] |
+//! | σ, σ_k, σ_x, σ_y | noise standard deviations | `sigma` |
+//! | (ε, δ), ε ∈ (0, 1) | privacy parameters (§2.1) | `epsilon`, `delta` |
+//! | x, y; X, Y; D | primal and dual variables, domains, their radius | w, θ; the problem's domains |
+//!
+//! # Items
+//!
+//! ZTOH22 has no claims yet; the calibrations are tested in `tests/it/privacy_papers.rs`
+//! (`output_perturbation_items_hold`) and tabulated in `proofs-notes/privacy.md`.
+//!
+//! | item | content | code | claim |
+//! |---|---|---|---|
+//! | Definition 1 | neighbouring datasets | [`crate::privacy::Neighbouring::ReplaceOne`] | — |
+//! | Definition 2 | the Gaussian mechanism for an algorithm of sensitivity Δ_A | calibration: [`calibration::def2_sigma`] | — |
+//! | Lemma 2.1 | basic composition | calibration: [`crate::privacy::DpEvent::Composed`] (used by [`calibration::alg3`], [`calibration::alg4_5`]) | — |
+//! | Algorithm 1 | output perturbation for strongly convex minimization | calibration: [`calibration::alg1`] | — |
+//! | Assumption 3.1 | L-Lipschitz, ℓ-smooth, convex losses | not yet implemented | — |
+//! | Assumption 3.2 | and μ-strongly convex | not yet implemented | — |
+//! | Algorithm 2 | phased output perturbation for convex minimization | calibration: [`calibration::alg2`], [`calibration::phases`] | — |
+//! | Thm 3.3 | privacy and risk of Algorithm 2 | calibration: [`calibration::alg2`] (privacy part) | — |
+//! | Remark 1 | solver accuracy of fast finite-sum methods | not yet implemented | — |
+//! | Thm 3.4 | risk in the convex setting | not yet implemented | — |
+//! | Remark 2 | total gradient complexity of Algorithm 2 | not yet implemented | — |
+//! | Algorithm 3 | output perturbation for SC-SC minimax problems | calibration: [`calibration::alg3`] | — |
+//! | Assumption 4.1 | L-Lipschitz, ℓ-smooth, convex-concave losses | not yet implemented | — |
+//! | Assumption 4.2 | and μ_x-strongly convex, μ_y-strongly concave | not yet implemented | — |
+//! | Thm 4.3 | privacy and risk of Algorithm 3 | calibration: [`calibration::alg3`] (privacy part) | — |
+//! | Remark 3 | solver accuracy for finite-sum saddle points | not yet implemented | — |
+//! | Lemma 4.4 | stability of the regularized saddle point | calibration: the sensitivity in [`calibration::alg3`] | — |
+//! | Algorithm 4 | phased output perturbation for convex-concave problems (primal) | calibration: [`calibration::alg4_5`] | — |
+//! | Algorithm 5 (App. B) | the same for the dual variables | calibration: [`calibration::alg4_5`] | — |
+//! | Thm 4.5 | privacy and risk of Algorithms 4 and 5 | calibration: [`calibration::alg4_5`] (privacy part) | — |
+//! | Remark 4 | choice of the solver's parameters | not yet implemented | — |
+//! | Remark 5 | near-linear time | not yet implemented | — |
+
+pub mod calibration;

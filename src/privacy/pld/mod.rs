@@ -45,7 +45,7 @@
 //! bounded in [`Pld::delta`]. Without the assumption on Φ, and apart from E (≈ 1e-14 for one
 //! mechanism, ≈ 1e-11 after thousands of compositions), the bound holds in exact arithmetic.
 //!
-//! ## Measured (`tests/privacy_pld.rs`, release build, 2-core machine)
+//! ## Measured (`tests/it/privacy_pld.rs`, release build, 2-core machine)
 //!
 //! Poisson-subsampled Gaussian, add/remove (worse of the two directions), connect-the-dots,
 //! h = 1e-4, tail 1e-15:
@@ -68,8 +68,11 @@ pub mod normal;
 
 pub use discretize::Direction;
 
-use crate::error::{invalid, Error, Result};
-use crate::privacy::accountant::{check_delta, check_epsilon, Accountant, EpsilonReport};
+use crate::error::{
+    invalid, require_fraction, require_nonnegative, require_positive, require_unit_open, Error,
+    Result,
+};
+use crate::privacy::accountant::{Accountant, EpsilonReport};
 use crate::privacy::{DpEvent, Neighbouring, PrivacyLedger};
 use fft::{gamma, U};
 use serde::{Deserialize, Serialize};
@@ -139,12 +142,7 @@ impl Pld {
                 format!("must be finite and ≥ 0, got {}", pmf[i]),
             ));
         }
-        if !(infinity_mass.is_finite() && infinity_mass >= 0.0) {
-            return Err(invalid(
-                "infinity_mass",
-                format!("must be finite and ≥ 0, got {infinity_mass}"),
-            ));
-        }
+        require_nonnegative("infinity_mass", infinity_mass)?;
         let total = pmf.iter().sum::<f64>() + infinity_mass;
         if total > 1.0 + 1e-9 {
             return Err(invalid("pmf", format!("total mass {total} exceeds 1")));
@@ -495,7 +493,7 @@ impl Pld {
     /// smaller: the returned ε is checked). `Unsupported` when the infinity mass plus
     /// allowances already exceed δ (no finite ε).
     pub fn epsilon(&self, delta: f64) -> Result<f64> {
-        check_delta(delta)?;
+        require_unit_open("delta", delta)?;
         if self.delta(0.0)? <= delta {
             return Ok(0.0);
         }
@@ -664,14 +662,7 @@ impl Default for PldAccountant {
 }
 
 fn check_interval(h: f64) -> Result<()> {
-    if h.is_finite() && h > 0.0 && h <= 1.0 {
-        Ok(())
-    } else {
-        Err(invalid(
-            "value_discretization_interval",
-            format!("must be finite and in (0, 1], got {h}"),
-        ))
-    }
+    require_fraction("value_discretization_interval", h)
 }
 
 fn check_tail(t: f64) -> Result<()> {
@@ -737,10 +728,8 @@ impl PldAccountant {
         dir: Direction,
     ) -> Result<Pld> {
         self.validate()?;
-        crate::error::require_positive("noise_multiplier", noise_multiplier)?;
-        if !(q.is_finite() && q > 0.0 && q <= 1.0) {
-            return Err(invalid("q", format!("must be in (0, 1], got {q}")));
-        }
+        require_positive("noise_multiplier", noise_multiplier)?;
+        require_fraction("q", q)?;
         discretize::subsampled_gaussian(
             q,
             noise_multiplier,
@@ -772,7 +761,7 @@ impl PldAccountant {
     /// coincide).
     pub fn laplace_pair(&self, noise_multiplier: f64) -> Result<PldPair> {
         self.validate()?;
-        crate::error::require_positive("noise_multiplier", noise_multiplier)?;
+        require_positive("noise_multiplier", noise_multiplier)?;
         let p = discretize::laplace(
             noise_multiplier,
             self.value_discretization_interval,
@@ -916,7 +905,7 @@ impl PldAccountant {
         delta: f64,
         intervals: &[f64],
     ) -> Result<Vec<DiscretizationPoint>> {
-        check_delta(delta)?;
+        require_unit_open("delta", delta)?;
         intervals
             .iter()
             .map(|&h| {
@@ -959,7 +948,7 @@ impl Accountant for PldAccountant {
 
     fn epsilon(&self, ledger: &PrivacyLedger, delta: f64) -> Result<EpsilonReport> {
         self.validate()?;
-        check_delta(delta)?;
+        require_unit_open("delta", delta)?;
         self.refuse_optimistic()?;
         let epsilon = self.profile(ledger)?.epsilon(delta)?;
         Ok(EpsilonReport {
@@ -972,7 +961,7 @@ impl Accountant for PldAccountant {
 
     fn delta(&self, ledger: &PrivacyLedger, epsilon: f64) -> Result<f64> {
         self.validate()?;
-        check_epsilon(epsilon)?;
+        require_nonnegative("epsilon", epsilon)?;
         self.refuse_optimistic()?;
         self.profile(ledger)?.delta(epsilon)
     }
