@@ -1,6 +1,7 @@
 //! The integration tests, gathered into one test binary so the crate is linked once (one module
 //! per paper plus the core, privacy, fixtures and command-line modules).
 
+mod architecture;
 mod bgm23_noisy;
 mod bgm23_recursive;
 mod bgm23_section5;
