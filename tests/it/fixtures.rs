@@ -87,3 +87,41 @@ fn independent_python_consumer_agrees() {
         Err(_) => eprintln!("python3 not available: independent consumer skipped"),
     }
 }
+
+#[test]
+fn the_rejections_file_is_committed_and_every_malformed_document_is_refused_for_its_reason() {
+    let path = Path::new("fixtures").join(fixtures::REJECTIONS_PATH);
+    let committed = std::fs::read_to_string(&path).expect("fixtures/core/rejections.json");
+    let f = fixtures::rejections_file().unwrap();
+    assert_eq!(committed, fixtures::rejections_text(&f));
+    let verdicts = fixtures::check_file(&path).unwrap();
+    assert_eq!(verdicts.len(), f.tests.len());
+    assert!(f.tests.len() >= 11);
+    let bad: Vec<_> = verdicts.iter().filter(|v| !v.ok).collect();
+    assert!(bad.is_empty(), "{bad:?}");
+}
+
+#[test]
+fn a_rejection_case_fails_when_refused_for_another_reason_or_accepted() {
+    // Point a case at the wrong reason, and replace another case's document by the valid base:
+    // the checker of rejections must report both.
+    let mut f = fixtures::rejections_file().unwrap();
+    f.tests[0].must_reject = "numberOfTests".into();
+    let valid = f.tests[4].file.clone();
+    let mut fixed = valid.clone();
+    fixed["numberOfTests"] = serde_json::json!(1);
+    f.tests[1].file = fixed;
+    let d = std::env::temp_dir().join(format!("dpsaddle-rej-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let p = d.join("rejections.json");
+    std::fs::write(&p, fixtures::rejections_text(&f)).unwrap();
+    let v = fixtures::check_file(&p).unwrap();
+    assert!(
+        !v[0].ok && v[0].message.contains("another reason"),
+        "{:?}",
+        v[0]
+    );
+    assert!(!v[1].ok && v[1].message.contains("accepted"), "{:?}", v[1]);
+    assert!(v[2..].iter().all(|x| x.ok));
+    let _ = std::fs::remove_dir_all(&d);
+}
