@@ -1,5 +1,5 @@
 //! KLLW22 DP-GDA speed (issue: n = 10⁴, p = 50, T = 10³ in under 2 s, release build). The loss is
-//! the ρ-SC-SC data-affine instance of `claims::kllw22::stability` with p = 50 per block and a
+//! the ρ-SC-SC data-affine instance of `papers::kllw22::instances` with p = 50 per block and a
 //! coupling; the dataset is drawn outside the timed region. Two functions: the default
 //! aggregated-mean gradient (one oracle call per step) and the per-point mode (n oracle calls per
 //! step, the paper's n·T count).
@@ -7,8 +7,8 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use dpsaddle::algorithms::dp_gda::{Averaging, DpGda, GradientMode};
 use dpsaddle::algorithms::Algorithm;
-use dpsaddle::claims::kllw22::stability::instance;
 use dpsaddle::linalg::Matrix;
+use dpsaddle::papers::kllw22::instances::instance;
 use dpsaddle::problem::Dataset;
 use dpsaddle::rng::{NoiseSource, Stream};
 use std::hint::black_box;

@@ -7,17 +7,17 @@ use dpsaddle::algorithms::recursive_regularization::{
     AempSpec, DistanceRule, NPrimeRule, RecursiveRegularization, Schedule,
 };
 use dpsaddle::algorithms::Algorithm;
-use dpsaddle::claims::bgm23::rates;
+use dpsaddle::papers::bgm23::instances::{rate_distribution, rate_loss, rate_sample};
 use dpsaddle::problem::SaddleFn;
 use dpsaddle::rng::NoiseSource;
 use std::hint::black_box;
 use std::time::Duration;
 
 fn bench(c: &mut Criterion) {
-    let f = rates::loss().unwrap();
-    let dist = rates::distribution(&[0.0; 10], 0.5).unwrap();
+    let f = rate_loss().unwrap();
+    let dist = rate_distribution(&[0.0; 10], 0.5).unwrap();
     let n = 1_000_000;
-    let s = rates::sample(&dist, n, 0).unwrap();
+    let s = rate_sample(&dist, n, 0).unwrap();
     let k = f.constants(&dist.atoms);
     let np = (n as f64 / (n as f64).log2()).floor();
     let lambda = k.lipschitz / (k.diameter * np.sqrt());

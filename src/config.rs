@@ -99,7 +99,7 @@ struct OpParams {
 /// (free mode). L and B default to the family's constants over the data support.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RrParams {
+struct RecursiveRegularizationParams {
     lambda: f64,
     #[serde(default)]
     rounds: Option<usize>,
@@ -314,11 +314,11 @@ pub fn run(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> Resu
         "regularized_saddle_point" => {
             let p: RegParams = params(&cfg.params)?;
             let (anchor_w, anchor_theta) = anchors(&p.anchor_w, &p.anchor_theta);
-            let a = RegularizedSaddlePoint {
-                lambda: finite("params.lambda", p.lambda)?,
+            let a = RegularizedSaddlePoint::new(
+                finite("params.lambda", p.lambda)?,
                 anchor_w,
                 anchor_theta,
-            };
+            )?;
             a.validate(f.as_ref())?;
             Box::new(a)
         }
@@ -326,11 +326,11 @@ pub fn run(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> Resu
             let p: OpParams = params(&cfg.params)?;
             crate::privacy::validate_eps_delta(p.epsilon, p.delta)?;
             let (anchor_w, anchor_theta) = anchors(&p.anchor_w, &p.anchor_theta);
-            let base = RegularizedSaddlePoint {
-                lambda: finite("params.lambda", p.lambda)?,
+            let base = RegularizedSaddlePoint::new(
+                finite("params.lambda", p.lambda)?,
                 anchor_w,
                 anchor_theta,
-            };
+            )?;
             base.validate(f.as_ref())?;
             let lipschitz = match p.lipschitz {
                 Some(l) if l.is_finite() && l > 0.0 => l,
@@ -342,15 +342,12 @@ pub fn run(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> Resu
                 }
                 None => f.constants(&support).lipschitz,
             };
-            Box::new(OutputPerturbation {
-                base,
-                epsilon: p.epsilon,
-                delta: p.delta,
-                lipschitz,
-            })
+            Box::new(OutputPerturbation::new(
+                base, p.epsilon, p.delta, lipschitz,
+            )?)
         }
         "recursive_regularization" => {
-            let p: RrParams = params(&cfg.params)?;
+            let p: RecursiveRegularizationParams = params(&cfg.params)?;
             let k = f.constants(&support);
             let l = positive_or("lipschitz", p.lipschitz, k.lipschitz)?;
             let b = positive_or("diameter", p.diameter, k.diameter)?;
@@ -369,30 +366,28 @@ pub fn run(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> Resu
             }
             .map_err(|e| crate::problem::spec::rename(e, "params"))?;
             let (start_w, start_theta) = anchors(&p.start_w, &p.start_theta);
-            Box::new(RecursiveRegularization {
+            Box::new(RecursiveRegularization::new(
                 schedule,
                 start_w,
                 start_theta,
-                a_emp: p.a_emp,
-                record_exact: false,
-            })
+                p.a_emp,
+            )?)
         }
         "noisy_sgda" => {
             let p: NoisyParams = params(&cfg.params)?;
             crate::privacy::validate_eps_delta(p.epsilon, p.delta)?;
             let (start_w, start_theta) = anchors(&p.start_w, &p.start_theta);
             let cs = f.constants(&support);
-            let a = NoisySgda {
-                c0: positive_or("c0", Some(p.c0), 0.0)?,
-                epsilon: p.epsilon,
-                delta: p.delta,
-                batch_rule: p.batch_rule,
+            let a = NoisySgda::new(
+                positive_or("c0", Some(p.c0), 0.0)?,
+                p.epsilon,
+                p.delta,
+                p.batch_rule,
                 start_w,
                 start_theta,
-                d_hat: positive_or("d_hat", p.d_hat, cs.diameter)?,
-                lipschitz: positive_or("lipschitz", p.lipschitz, cs.lipschitz)?,
-                label_prefix: String::new(),
-            };
+                positive_or("d_hat", p.d_hat, cs.diameter)?,
+                positive_or("lipschitz", p.lipschitz, cs.lipschitz)?,
+            )?;
             crate::problem::saddle::validate_point(f.as_ref(), &a.start_w, &a.start_theta)
                 .map_err(|e| crate::problem::spec::rename(e, "params.start"))?;
             Box::new(a)
@@ -402,17 +397,16 @@ pub fn run(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> Resu
             crate::privacy::validate_eps_delta(p.epsilon, p.delta)?;
             let (start_w, start_theta) = anchors(&p.start_w, &p.start_theta);
             let cs = f.constants(&support);
-            let a = LdpSgda {
-                epsilon: p.epsilon,
-                delta: p.delta,
-                variant: p.variant,
-                optimal_step: p.optimal_step,
+            let a = LdpSgda::new(
+                p.epsilon,
+                p.delta,
+                p.variant,
                 start_w,
                 start_theta,
-                lipschitz: positive_or("lipschitz", p.lipschitz, cs.lipschitz)?,
-                diameter: positive_or("diameter", p.diameter, cs.diameter)?,
-                label_prefix: String::new(),
-            };
+                positive_or("lipschitz", p.lipschitz, cs.lipschitz)?,
+                positive_or("diameter", p.diameter, cs.diameter)?,
+            )?
+            .with_optimal_step(p.optimal_step);
             crate::problem::saddle::validate_point(f.as_ref(), &a.start_w, &a.start_theta)
                 .map_err(|e| crate::problem::spec::rename(e, "params.start"))?;
             Box::new(a)

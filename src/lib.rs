@@ -4,25 +4,44 @@
 //! stochastic saddle-point problems (SSP) and stochastic variational inequalities (SVI), from five
 //! papers (keys as in the README): BGM23, KLLW22, BGM24, ZTOH22, BG23.
 //!
+//! ## Following a paper item
+//!
+//! Start at the paper's front page in [`papers`]: [`papers::bgm23`], [`papers::kllw22`],
+//! [`papers::bg23`], [`papers::bgm24`], [`papers::ztoh22`]. Each lists the paper's notation next
+//! to the crate's names and every numbered item with links to the code that implements it and the
+//! id of the claim that checks it. A claim id (`dpsaddle claims`) names its walk-through in
+//! `proofs-notes/<key>.md`; errata have stable ids `E-<KEY>-n` defined in
+//! `proofs-notes/errata.md`. Citations everywhere name the published item (`BGM23 Thm 12`,
+//! `eq. (12)`, `proof of Lemma 19, step P.2`).
+//!
 //! ## Crate map
 //!
-//! | module | what it holds | paper items |
+//! The modules in dependency order (asserted by `tests/it/architecture.rs`): the core, then
+//! [`papers`], then [`algorithms`] (with [`stability`], which measures them), then [`claims`],
+//! then [`fixtures`], [`report`], [`config`] and the binary. A module uses only modules of its own
+//! tier or earlier, so [`privacy`] knows no paper and no algorithm, and nothing but fixtures,
+//! report, the binary and the tests uses [`claims`].
+//!
+//! | tier | module | what it holds |
 //! |---|---|---|
-//! | [`linalg`] | vectors with a fixed summation order; small dense matrices | — |
-//! | [`geometry`] | norms, domains (ball, box, simplex, ℓp ball, product), projections, LMOs | BGM24 setups |
-//! | [`rng`] | the reference randomness: ChaCha20 streams by label, sampling and replay | DESIGN "Randomness" |
-//! | [`exact`] | rationals, binomial / multinomial weights, dataset enumeration, exact instances | BGM23 Lemma 2, Prop 13, Thm 15 |
-//! | [`problem`] | `SaddleFn`, `MonotoneOp`, datasets, finite distributions, regularizers, families | BGM23 §2, eq. (4) |
-//! | [`oracle`] | counted gradient / operator evaluations | BGM23 L100 |
-//! | [`gap`] | gap function, strong / weak / empirical gap, primal risk | BGM23 eqs. (2)–(3), L92–L98 |
-//! | [`solve`] | certified saddle-point solvers | BGM23 Lemma 3 (certificate → distance) |
-//! | [`stability`] | empirical uniform argument stability, sensitivity, output variance | BGM23 Def 1, Lemma 2 |
-//! | [`privacy`] | DpEvent ledger; RDP, PLD, GDP, zCDP, moments accountants; analytic calibration; auditor; exact discrete Gaussian; the papers' calibrations | BGM23 Thm 8, 12, 21–22, Cor 16; KLLW22 Thm 1; BG23 Props 3–10, Thm 1; BGM24 Lemma 9, Thm 6; ZTOH22 Algs 1–5 |
-//! | [`algorithms`] | one file per algorithm | BGM23 Algorithm 1 (recursive regularization, its A_emp subroutines, Lemma 19 / Thm 18 path enumeration), eq. (4), App. C.1–C.2 (SGDA, noisy SGDA with the Thm 21 schedule), App. A.2 (LDP SGDA), Prop 13 (mode of halves), Thm 15 (regularized ERM); KLLW22 Algorithm 1 (DP-GDA) |
-//! | [`claims`] | the registry: one claim per paper item, with negative controls; bound formulas no algorithm uses live beside their claims | all (`dpsaddle claims`); KLLW22 Thm 2's γ, Lemma 2, Remark 3, Thm 3 and Cor 1 (`claims::kllw22::{stability, high_probability, generalization}`) |
-//! | [`config`] | `dpsaddle run` configurations | — |
-//! | [`fixtures`] | JSON test vectors: generation and checking | — |
-//! | [`report`] | the `verify` report | — |
+//! | core | [`linalg`] | vectors with a fixed summation order; small dense matrices |
+//! | core | [`geometry`] | norms, domains (ball, box, simplex, ℓp ball, product), projections, LMOs, mirror maps |
+//! | core | [`rng`] | the reference randomness: ChaCha20 streams by label, sampling, recording and replay |
+//! | core | [`exact`] | rationals, binomial / multinomial weights, dataset enumeration, the replace-one enumerator |
+//! | core | [`problem`] | `SaddleFn`, `MonotoneOp`, datasets, finite distributions, regularizers, problem families |
+//! | core | [`instances`] | the standard test instances shared by claims, tests and benches |
+//! | core | [`oracle`] | counted gradient / operator evaluations |
+//! | core | [`gap`] | gap function, strong / weak / empirical gap, primal risk |
+//! | core | [`solve`] | certified saddle-point solvers |
+//! | core | [`privacy`] | paper-free: DpEvent ledger; RDP, PLD, GDP, zCDP and moments accountants; Gaussian calibration; the auditor core; the exact discrete Gaussian |
+//! | core | [`error`] | the error type and the parameter validators |
+//! | papers | [`papers`] | one folder per paper: notation, bounds and schedules (one function per formula, named after its item), privacy calibrations, exact constructions; the crate's one [`papers::Reading`] (literal / corrected) |
+//! | algorithms | [`algorithms`] | one file per algorithm, generic and shared by the papers; validated constructors; typed run diagnostics; release-level audits |
+//! | algorithms | [`stability`] | empirical uniform argument stability, sensitivity, output variance |
+//! | claims | [`claims`] | the registry: one claim per paper item with its check and negative control; checks only |
+//! | outer | [`fixtures`] | JSON test vectors: generation and strict checking |
+//! | outer | [`report`] | the `verify` report |
+//! | outer | [`config`] | `dpsaddle run` configurations |
 //!
 //! The claims registry ([`claims::registry`]) is the authoritative list of which paper item is
 //! checked where: `dpsaddle claims` prints it.

@@ -52,7 +52,8 @@ enum Cmd {
     },
     /// Run one algorithm on one instance described by a JSON config.
     Run {
-        /// regularized_saddle_point | output_perturbation
+        /// regularized_saddle_point | output_perturbation | recursive_regularization (BGM23
+        /// Algorithm 1) | noisy_sgda | ldp_sgda | dp_gda
         algorithm: String,
         /// The JSON config (see fixtures/configs/).
         #[arg(long)]

@@ -1,4 +1,4 @@
-//! DP-GDA: KLLW22 Algorithm 1 (L134–L143), full-batch projected gradient descent–ascent with fresh
+//! DP-GDA: KLLW22 Algorithm 1, full-batch projected gradient descent–ascent with fresh
 //! Gaussian noise on each block at every step.
 //!
 //! ```text
@@ -10,9 +10,9 @@
 //! output (w̄_T, v̄_T) = (1/T) Σ_{t=1}^T (w_t, v_t)      (as printed: w_1 = 0 is averaged, w_{T+1} is not)
 //! ```
 //!
-//! with η_t = 1/(ρt) (Thm 2, L183) and σ = c·G√(T log(1/δ))/(nε) (Thm 1, L155), c made concrete
-//! by the privacy layer (`privacy::papers::kllw22_thm1`: c = 4 certifies one block, the joint
-//! release needs 4√2). The alternative average of w_2..w_{T+1} is an option ([`Averaging`]).
+//! with η_t = 1/(ρt) (KLLW22 Thm 2, [`crate::papers::kllw22::stability::thm2_step_size`]) and
+//! σ = c·G√(T log(1/δ))/(nε) (Thm 1), c made concrete by the paper's calibration (c = 4 certifies
+//! one block, the joint release needs 4√2, E-KLLW22-7). The alternative average of w_2..w_{T+1} is an option ([`Averaging`]).
 //!
 //! **Oracle.** ∇L_S is the full-batch gradient; it is evaluated through the counted oracle, in
 //! one of two ways ([`GradientMode`]): by default on the family's aggregated data (for losses
@@ -22,9 +22,13 @@
 //! The two agree up to rounding on data-affine losses. Noise is drawn from
 //! the labelled streams `dp_gda/noise_w/step=t` and `dp_gda/noise_v/step=t`, so runs on
 //! neighbouring datasets with one seed share their noise (the coupling of the stability proof,
-//! L619) and a recorded tape replays a run.
+//! proof of Thm 2 in App. A.2, after eq. (3)) and a recorded tape replays a run.
+//!
+//! **Parameters** are checked where they enter: [`DpGda::new`] and the `with_*` setters return
+//! an error naming the parameter and its admissible range (T ≥ 1, ρ finite and > 0, σ finite
+//! and ≥ 0); a run re-checks them (the fields are public) and that 0 ∈ W and 0 ∈ V.
 
-use crate::algorithms::{Algorithm, Output};
+use crate::algorithms::{Algorithm, Diagnostics, Output};
 use crate::error::{invalid, Result};
 use crate::linalg;
 use crate::oracle::Oracle;
@@ -33,7 +37,7 @@ use crate::problem::{Dataset, Objective, SaddleFn};
 use crate::rng::NoiseSource;
 use serde::{Deserialize, Serialize};
 
-/// Which iterates are averaged (KLLW22 L142).
+/// Which iterates are averaged (KLLW22 Algorithm 1, its output line; E-KLLW22-5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Averaging {
@@ -43,7 +47,8 @@ pub enum Averaging {
     Produced,
 }
 
-/// How DP-GDA evaluates the full-batch gradient ∇L_S(w_t, v_t) of KLLW22 Algorithm 1 (L137).
+/// How DP-GDA evaluates the full-batch gradient ∇L_S(w_t, v_t) of KLLW22 Algorithm 1's update
+/// lines.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum GradientMode {
@@ -64,13 +69,33 @@ pub struct DpGda {
     pub steps: usize,
     /// ρ > 0, the strong convexity–concavity modulus (η_t = 1/(ρt)).
     pub rho: f64,
-    /// σ ≥ 0 (0: non-private GDA, L127–L130; nothing is drawn).
+    /// σ ≥ 0 (0: non-private GDA, the display before Algorithm 1 in KLLW22 §4; nothing is
+    /// drawn).
     pub sigma: f64,
     /// The averaging convention.
     pub averaging: Averaging,
     /// The released event, if the caller calibrated σ (e.g. by `kllw22_thm1`).
     #[serde(default)]
     pub ledger: Option<PrivacyLedger>,
+}
+
+/// The diagnostics of a [`DpGda`] run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DpGdaDiagnostics {
+    /// T.
+    #[serde(rename = "T")]
+    pub steps: usize,
+    /// ρ.
+    pub rho: f64,
+    /// σ.
+    pub sigma: f64,
+    /// The averaging convention.
+    pub averaging: Averaging,
+    /// How the full-batch gradient was evaluated.
+    pub gradient_mode: GradientMode,
+    /// n·T, the paper's count of per-point gradient evaluations.
+    pub per_point_evaluations: u64,
 }
 
 /// A traced run: iterates (w_1, v_1)..(w_{T+1}, v_{T+1}) and the noise vectors.
@@ -90,19 +115,55 @@ pub struct DpGdaRun {
 
 impl DpGda {
     /// KLLW22 Algorithm 1 with T steps, η_t = 1/(ρt), a given σ, the printed averaging and no
-    /// ledger (σ not calibrated by the caller: GDA at σ = 0, or a test's noise level).
-    pub fn new(steps: usize, rho: f64, sigma: f64) -> DpGda {
-        DpGda {
+    /// ledger (σ not calibrated by the caller: GDA at σ = 0, or a test's noise level). Errors
+    /// name the parameter: `steps` (T ≥ 1), `rho` (finite, > 0), `sigma` (finite, ≥ 0).
+    pub fn new(steps: usize, rho: f64, sigma: f64) -> Result<DpGda> {
+        let alg = DpGda {
             steps,
             rho,
             sigma,
             averaging: Averaging::PaperLiteral,
             ledger: None,
+        };
+        alg.check_params()?;
+        Ok(alg)
+    }
+
+    /// The same algorithm with another averaging convention.
+    pub fn with_averaging(self, averaging: Averaging) -> DpGda {
+        DpGda { averaging, ..self }
+    }
+
+    /// The same algorithm with noise σ (finite, ≥ 0; an error naming `sigma` otherwise). The
+    /// ledger is dropped: a σ set by hand is not a calibrated release.
+    pub fn with_sigma(self, sigma: f64) -> Result<DpGda> {
+        let alg = DpGda {
+            sigma,
+            ledger: None,
+            ..self
+        };
+        alg.check_params()?;
+        Ok(alg)
+    }
+
+    /// T ≥ 1, ρ finite and > 0, σ finite and ≥ 0, each error naming its parameter.
+    fn check_params(&self) -> Result<()> {
+        if self.steps == 0 {
+            return Err(invalid("steps", "T must be ≥ 1"));
         }
+        crate::error::require_positive("rho", self.rho)?;
+        if !(self.sigma.is_finite() && self.sigma >= 0.0) {
+            return Err(invalid(
+                "sigma",
+                format!("must be finite and ≥ 0, got {}", self.sigma),
+            ));
+        }
+        Ok(())
     }
 
     /// KLLW22 Algorithm 1 with Thm 1's σ = c·G√(T log(1/δ))/(nε) and its ledger (the joint
-    /// release of both blocks).
+    /// release of both blocks). Errors name the parameter (`steps`, `rho`, and the calibration's
+    /// `c`, `g`, `n`, `epsilon`, `delta`).
     #[allow(clippy::too_many_arguments)]
     pub fn calibrated(
         steps: usize,
@@ -114,6 +175,7 @@ impl DpGda {
         delta: f64,
         averaging: Averaging,
     ) -> Result<DpGda> {
+        DpGda::new(steps, rho, 0.0)?;
         let cal = crate::privacy::papers::kllw22_thm1(
             c,
             g,
@@ -133,16 +195,7 @@ impl DpGda {
     }
 
     fn validate(&self, f: &dyn SaddleFn) -> Result<()> {
-        if self.steps == 0 {
-            return Err(invalid("steps", "T must be ≥ 1"));
-        }
-        crate::error::require_positive("rho", self.rho)?;
-        if !(self.sigma.is_finite() && self.sigma >= 0.0) {
-            return Err(invalid(
-                "sigma",
-                format!("must be finite and ≥ 0, got {}", self.sigma),
-            ));
-        }
+        self.check_params()?;
         let zw = vec![0.0; f.dim_w()];
         let zv = vec![0.0; f.dim_theta()];
         if !f.domain_w().contains(&zw, 0.0) || !f.domain_theta().contains(&zv, 0.0) {
@@ -201,7 +254,7 @@ impl DpGda {
             } else {
                 (vec![0.0; dw], vec![0.0; dv])
             };
-            let eta = 1.0 / (self.rho * t as f64);
+            let eta = crate::papers::kllw22::stability::thm2_step_size(self.rho, t);
             // w − η(∇_w + b_w); v + η(∇_v + b_v) = v − η(−∇_v − b_v).
             let w_next = f.domain_w().project(&linalg::sub(
                 &w,
@@ -237,13 +290,13 @@ impl DpGda {
                 relation: Neighbouring::ReplaceOne,
                 event: DpEvent::Composed(vec![l.event, DpEvent::PostProcessing]),
             }),
-            info: serde_json::json!({
-                "T": self.steps,
-                "rho": self.rho,
-                "sigma": self.sigma,
-                "averaging": self.averaging,
-                "gradient_mode": mode,
-                "per_point_evaluations": (s.len() as u64).saturating_mul(self.steps as u64),
+            info: Diagnostics::DpGda(DpGdaDiagnostics {
+                steps: self.steps,
+                rho: self.rho,
+                sigma: self.sigma,
+                averaging: self.averaging,
+                gradient_mode: mode,
+                per_point_evaluations: (s.len() as u64).saturating_mul(self.steps as u64),
             }),
         };
         Ok(DpGdaRun {

@@ -1,4 +1,4 @@
-//! One-pass locally private SGDA: BGM23 App. A.2 (L334–L338) and Corollary 16 (L340).
+//! One-pass locally private SGDA: BGM23 App. A.2 and Corollary 16.
 //!
 //! ```text
 //! T = n; π = a uniformly random permutation of [n]   ("x_t sampled without replacement from S")
@@ -12,7 +12,9 @@
 //! `fixtures/RANDOMNESS.md`), ξ_t from `NoiseSource::gaussian("{prefix}ldp_sgda/noise/step={t}",
 //! d, σ)`. One gradient evaluation per user, n in all.
 //!
-//! **Constants (inventory A-6, I-36).**
+//! **Constants (Cor 16; E-BGM23-36).** The formulas are BGM23's, in
+//! [`crate::papers::bgm23::schedules`] (`cor16_eta`, `cor16_eta_corrected`, `cor16_variance`,
+//! `cor16_optimal_eta`, `cor16_bound`).
 //! * [`Variant::PaperLiteral`]: σ = L√(log(1/δ))/ε, reading the printed "N(0, I_d σ)" as a
 //!   standard deviation, and η = B/(√(n d log(1/δ))·L·ε) exactly as printed (ε in the
 //!   denominator, which makes the bound grow like 1/ε³ for small ε).
@@ -27,10 +29,13 @@
 //! g(z_{t−1}; x) + N(0, σ²I) with z_{t−1} public: the ledger is that one Gaussian
 //! (noise multiplier σ/(2L)), the guarantee of every user's local randomizer.
 
-use crate::algorithms::{Algorithm, Output};
+use crate::algorithms::{Algorithm, Diagnostics, Output};
 use crate::error::{invalid, require_positive, Result};
 use crate::linalg;
 use crate::oracle::Oracle;
+use crate::papers::bgm23::schedules::{
+    cor16_bound, cor16_eta, cor16_eta_corrected, cor16_optimal_eta, cor16_variance,
+};
 use crate::privacy::papers::{bgm23_cor16, Variant};
 use crate::problem::saddle::validate_point;
 use crate::problem::{Dataset, SaddleFn};
@@ -63,7 +68,7 @@ pub struct LdpSgda {
     pub label_prefix: String,
 }
 
-/// σ, η and V = 3L² + 2dσ² of one configuration (BGM23 Cor 16; inventory A-6).
+/// σ, η and V = 3L² + 2dσ² of one configuration (BGM23 Cor 16).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LdpParams {
     /// The noise standard deviation σ.
@@ -76,10 +81,34 @@ pub struct LdpParams {
     pub bound: f64,
 }
 
-/// The explicit strong-gap bound of the corrected Cor 16: B²/(ηn) + (η/2)(3L² + 2dσ²)
-/// (ghost-iterate argument; inventory §4 Corollary 16).
-pub fn cor16_bound(b: f64, eta: f64, n: usize, l: f64, d: usize, sigma: f64) -> f64 {
-    b * b / (eta * n as f64) + 0.5 * eta * (3.0 * l * l + 2.0 * d as f64 * sigma * sigma)
+/// The diagnostics of an [`LdpSgda`] run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LdpSgdaDiagnostics {
+    /// T = n.
+    #[serde(rename = "T")]
+    pub steps: usize,
+    /// σ.
+    pub sigma: f64,
+    /// η.
+    pub eta: f64,
+    /// V = 3L² + 2dσ².
+    #[serde(rename = "V")]
+    pub v: f64,
+    /// The explicit strong-gap bound B²/(ηn) + (η/2)V.
+    pub cor16_bound: f64,
+    /// σ and η as printed, or corrected.
+    pub variant: Variant,
+    /// Whether η* was used.
+    pub optimal_step: bool,
+    /// The local sensitivity of one user's release.
+    pub local_sensitivity: f64,
+    /// What the ledger covers.
+    pub ledger_scope: String,
+    /// z_n.
+    pub last_iterate: Option<Vec<f64>>,
+    /// Which iterates the output averages.
+    pub average: String,
 }
 
 /// A traced run: the output, the order in which the data were used (π), and z_0..z_n.
@@ -94,6 +123,49 @@ pub struct LdpRun {
 }
 
 impl LdpSgda {
+    /// One-pass LDP SGDA with ε > 0, δ ∈ (0, 1), the reading `variant` of σ and η, start
+    /// (w_0, θ_0) (finite), L > 0 and B > 0; η as printed/corrected (see
+    /// [`LdpSgda::with_optimal_step`]), no label prefix. Errors name the parameter (`epsilon`,
+    /// `delta`, `start_w`, `start_theta`, `lipschitz`, `diameter`).
+    pub fn new(
+        epsilon: f64,
+        delta: f64,
+        variant: Variant,
+        start_w: Vec<f64>,
+        start_theta: Vec<f64>,
+        lipschitz: f64,
+        diameter: f64,
+    ) -> Result<LdpSgda> {
+        crate::privacy::validate_eps_delta(epsilon, delta)?;
+        crate::error::require_finite("start_w", &start_w)?;
+        crate::error::require_finite("start_theta", &start_theta)?;
+        require_positive("lipschitz", lipschitz)?;
+        require_positive("diameter", diameter)?;
+        Ok(LdpSgda {
+            epsilon,
+            delta,
+            variant,
+            optimal_step: false,
+            start_w,
+            start_theta,
+            lipschitz,
+            diameter,
+            label_prefix: String::new(),
+        })
+    }
+
+    /// Use η* = B√(2/(nV)) instead of the variant's η.
+    pub fn with_optimal_step(mut self, optimal_step: bool) -> LdpSgda {
+        self.optimal_step = optimal_step;
+        self
+    }
+
+    /// Prepend `prefix` to every stream label.
+    pub fn with_label_prefix(mut self, prefix: impl Into<String>) -> LdpSgda {
+        self.label_prefix = prefix.into();
+        self
+    }
+
     /// σ, η, V and the bound for n users in dimension d = d_w + d_θ.
     pub fn params(&self, n: usize, d: usize) -> Result<LdpParams> {
         require_positive("lipschitz", self.lipschitz)?;
@@ -104,14 +176,13 @@ impl LdpSgda {
         let cal = bgm23_cor16(self.lipschitz, self.epsilon, self.delta, self.variant)?;
         let sigma = cal.sigma;
         let (l, b, eps) = (self.lipschitz, self.diameter, self.epsilon);
-        let nd_log = n as f64 * d as f64 * (1.0 / self.delta).ln();
-        let v = 3.0 * l * l + 2.0 * d as f64 * sigma * sigma;
+        let v = cor16_variance(l, d, sigma);
         let eta = if self.optimal_step {
-            b * (2.0 / (n as f64 * v)).sqrt()
+            cor16_optimal_eta(b, n, v)
         } else {
             match self.variant {
-                Variant::PaperLiteral => b / (nd_log.sqrt() * l * eps),
-                Variant::Corrected => b * eps / (l * nd_log.sqrt()),
+                Variant::PaperLiteral => cor16_eta(b, l, n, d, eps, self.delta),
+                Variant::Corrected => cor16_eta_corrected(b, l, n, d, eps, self.delta),
             }
         };
         Ok(LdpParams {
@@ -170,18 +241,20 @@ impl LdpSgda {
             theta: linalg::scale(inv, &sum_t),
             grad_evals: oracle.grad_evals(),
             ledger: Some(cal.ledger),
-            info: serde_json::json!({
-                "T": n,
-                "sigma": p.sigma,
-                "eta": p.eta,
-                "V": p.v,
-                "cor16_bound": p.bound,
-                "variant": self.variant,
-                "optimal_step": self.optimal_step,
-                "local_sensitivity": cal.sensitivity,
-                "ledger_scope": "each user's single release (local randomizer); users' records are disjoint",
-                "last_iterate": iterates.last(),
-                "average": "z_0..z_{n-1} (BGM23 eq. (14), T = n)",
+            info: Diagnostics::LdpSgda(LdpSgdaDiagnostics {
+                steps: n,
+                sigma: p.sigma,
+                eta: p.eta,
+                v: p.v,
+                cor16_bound: p.bound,
+                variant: self.variant,
+                optimal_step: self.optimal_step,
+                local_sensitivity: cal.sensitivity,
+                ledger_scope: "each user's single release (local randomizer); users' records are \
+                               disjoint"
+                    .to_string(),
+                last_iterate: iterates.last().cloned(),
+                average: "z_0..z_{n-1} (BGM23 eq. (14), T = n)".to_string(),
             }),
         };
         Ok(LdpRun {

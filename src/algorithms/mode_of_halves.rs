@@ -1,17 +1,27 @@
-//! The mode-of-halves algorithm of BGM23 Prop 13 (proof L250–L252, footnote 6 L266): on data
+//! The mode-of-halves algorithm of BGM23 Prop 13 (its proof and footnote 6): on data
 //! x ∈ {±1}, output w̄ = the mode of the first half of S and θ̄ = the mode of the second half.
 //!
 //! The paper takes n ≡ 2 (mod 4) so that both halves are odd and the modes are in {±1}. For
 //! general n this implementation splits S into the first ⌊n/2⌋ points and the rest, and resolves
-//! a tie by sgn(0) := `tie` ∈ [−1, 1] (inventory §5.1, s₀). It is deterministic: the noise
-//! source is never read. Its exact law is `exact::prop13::mode_of_halves_law`.
+//! a tie by sgn(0) := `tie` ∈ [−1, 1] (s₀). It is deterministic: the noise source is never read.
+//! Its exact law is `papers::bgm23::prop13::mode_of_halves_law`.
 
-use crate::algorithms::{Algorithm, Output};
+use crate::algorithms::{Algorithm, Diagnostics, Output};
 use crate::error::{invalid, Result};
 use crate::problem::saddle::validate_point;
 use crate::problem::{Dataset, SaddleFn};
 use crate::rng::NoiseSource;
 use serde::{Deserialize, Serialize};
+
+/// The diagnostics of a [`ModeOfHalves`] run: the sizes of the two halves.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModeOfHalvesDiagnostics {
+    /// ⌊n/2⌋.
+    pub first_half: usize,
+    /// n − ⌊n/2⌋.
+    pub second_half: usize,
+}
 
 /// BGM23 Prop 13's algorithm A: (w̄, θ̄) = (mode of the first ⌊n/2⌋ points, mode of the rest).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -105,7 +115,10 @@ impl Algorithm for ModeOfHalves {
             theta: vec![t],
             grad_evals: 0,
             ledger: None,
-            info: serde_json::json!({"first_half": xs.len() / 2, "second_half": xs.len() - xs.len() / 2}),
+            info: Diagnostics::ModeOfHalves(ModeOfHalvesDiagnostics {
+                first_half: xs.len() / 2,
+                second_half: xs.len() - xs.len() / 2,
+            }),
         })
     }
 }

@@ -3,15 +3,53 @@
 //! Gaussian calibration. This is the release pattern of BGM23 Thm 12 and ZTOH22's phased output
 //! perturbation; the papers' own variants (with their errata) live in their modules.
 
-use crate::algorithms::{Algorithm, Output, RegularizedSaddlePoint};
-use crate::error::Result;
+use crate::algorithms::{Algorithm, Diagnostics, Output, RegularizedSaddlePoint};
+use crate::error::{invalid, Result};
 use crate::linalg;
 use crate::privacy::{classic_gaussian_sigma, DpEvent, Neighbouring, PrivacyLedger};
 use crate::problem::{Dataset, SaddleFn};
 use crate::rng::NoiseSource;
 use serde::{Deserialize, Serialize};
 
-/// Gaussian output perturbation at (ε, δ).
+/// The diagnostics of an [`OutputPerturbation`] run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutputPerturbationDiagnostics {
+    /// The sensitivity 2L/(λn) (BGM23 Lemma 2).
+    pub sensitivity: f64,
+    /// σ.
+    pub sigma: f64,
+    /// The regularized saddle point's w, before the noise.
+    pub unperturbed_w: Vec<f64>,
+    /// The regularized saddle point's θ, before the noise.
+    pub unperturbed_theta: Vec<f64>,
+}
+
+/// The diagnostics of the output perturbation with exact discrete Gaussian noise on a grid
+/// (`privacy::discrete_gaussian`): ρ-zCDP, reported here rather than as a ledger.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiscreteGaussianDiagnostics {
+    /// The sensitivity 2L/(λn) (BGM23 Lemma 2).
+    pub sensitivity: f64,
+    /// The release's ρ (zCDP).
+    pub zcdp_rho: f64,
+    /// δ at which ε is reported.
+    pub delta: f64,
+    /// ε(δ) of ρ-zCDP.
+    pub epsilon_at_delta: f64,
+    /// What the privacy guarantee is.
+    pub privacy: String,
+    /// The grid release.
+    pub release: crate::privacy::discrete_gaussian::GridRelease,
+    /// The regularized saddle point's w, before the noise.
+    pub unperturbed_w: Vec<f64>,
+    /// The regularized saddle point's θ, before the noise.
+    pub unperturbed_theta: Vec<f64>,
+}
+
+/// Gaussian output perturbation at (ε, δ) of the regularized saddle point of BGM23 eq. (4), with
+/// BGM23 Lemma 2's sensitivity (the release pattern of BGM23 Thm 12).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OutputPerturbation {
@@ -23,6 +61,31 @@ pub struct OutputPerturbation {
     pub delta: f64,
     /// L used for the sensitivity; must bound the loss's Lipschitz constant over the data domain.
     pub lipschitz: f64,
+}
+
+impl OutputPerturbation {
+    /// Output perturbation of `base` with ε > 0, δ ∈ (0, 1) and L ≥ 0 finite (errors name
+    /// `epsilon`, `delta`, `lipschitz`).
+    pub fn new(
+        base: RegularizedSaddlePoint,
+        epsilon: f64,
+        delta: f64,
+        lipschitz: f64,
+    ) -> Result<OutputPerturbation> {
+        crate::privacy::validate_eps_delta(epsilon, delta)?;
+        if !(lipschitz.is_finite() && lipschitz >= 0.0) {
+            return Err(invalid(
+                "lipschitz",
+                format!("must be finite and ≥ 0, got {lipschitz}"),
+            ));
+        }
+        Ok(OutputPerturbation {
+            base,
+            epsilon,
+            delta,
+            lipschitz,
+        })
+    }
 }
 
 impl Algorithm for OutputPerturbation {
@@ -57,11 +120,11 @@ impl Algorithm for OutputPerturbation {
                     DpEvent::PostProcessing,
                 ]),
             }),
-            info: serde_json::json!({
-                "sensitivity": sens,
-                "sigma": sigma,
-                "unperturbed_w": exact.w,
-                "unperturbed_theta": exact.theta,
+            info: Diagnostics::OutputPerturbation(OutputPerturbationDiagnostics {
+                sensitivity: sens,
+                sigma,
+                unperturbed_w: exact.w,
+                unperturbed_theta: exact.theta,
             }),
         })
     }

@@ -1,6 +1,7 @@
-//! Recursive Regularization: BGM23 Algorithm 1 (L126–L140), with its subroutine interface
-//! `A_emp` (BGM23 Definition 4, L142–L148) and the subroutines of BGM23 §4 (Thm 12's output
-//! perturbation, L214; Thm 21's noisy SGDA, App. C.2).
+//! Recursive Regularization: BGM23 Algorithm 1 (§3), with its subroutine interface `A_emp`
+//! (BGM23 Definition 4) and the subroutines of BGM23 §4 (Thm 12's output perturbation, §4.2;
+//! Thm 21's noisy SGDA, App. C.2). The schedule's formulas (n′, T, λ, D̂_t, 2^tλ, Λ_t, the round
+//! stability and radius) are BGM23's, in [`crate::papers::bgm23::schedules`].
 //!
 //! ```text
 //! n′ = n / log₂ n,  T = log₂(L/(Bλ))                                     (line 1)
@@ -10,33 +11,35 @@
 //! for t = 1..T:
 //!     z̄_t = A_emp(S_t, f^(t), z̄_{t−1}, D̂_t)                               (line 6)
 //!     f^(t+1) = f^(t) + 2^{t+1}λ‖w − w̄_t‖² − 2^{t+1}λ‖θ − θ̄_t‖²             (line 7)
-//! output z̄_T = [w̄_T, θ̄_T]                                                  (line 9; "θ_T" is I-5)
+//! output z̄_T = [w̄_T, θ̄_T]                                  (line 9; the printed "θ_T" is E-BGM23-5)
 //! ```
 //!
 //! So f^(t) = f + Σ_{k=0}^{t−1} 2^{k+1}λ(‖w − w̄_k‖² − ‖θ − θ̄_k‖²): the cumulative coefficient is
 //! Λ_t = (2^{t+1} − 2)λ and, in the crate's norm convention (`problem::saddle`), F^(t) is
 //! μ_t = 2Λ_t = (2^{t+2} − 4)λ strongly convex–strongly concave (≥ 2^{t+1}λ, equality at t = 1).
 //!
-//! **Where the printed algorithm and its proofs differ** (inventory I-1, I-2, I-9, I-28), each
-//! choice is a switch with the paper-literal value available:
+//! **Where the printed algorithm and its proofs differ** (E-BGM23-1, E-BGM23-2, E-BGM23-9,
+//! E-BGM23-28), each choice is a switch with the paper-literal value available:
 //!
 //! * n′ = ⌊n/log₂ n⌋ ([`NPrimeRule::PaperLiteral`]) or ⌊n/T⌋ ([`NPrimeRule::UseAllData`]);
 //! * T = ⌊log₂(L/(Bλ))⌋ (the printed real logarithm must be an integer; the floor keeps the 5L
-//!   bound of L477, which needs 2^T ≤ L/(Bλ)); T < 1 is an error naming λ. A free mode takes any
-//!   λ > 0 and an explicit T ([`Schedule::free`]), outside the theorems' hypotheses;
+//!   bound of the proof of Thm 18 (the display after eq. (12)), which needs 2^T ≤ L/(Bλ)); T < 1
+//!   is an error naming λ. A free mode takes any λ > 0 and an explicit T ([`Schedule::free`]),
+//!   outside the theorems' hypotheses;
 //! * D̂_t = B/2^t as printed ([`DistanceRule::PaperLiteral`]), B/2^{t−1} with D̂_1 = B, which is
 //!   what step (iv) of eq. (12) can actually deliver ([`DistanceRule::Corrected`]), or the literal
 //!   step-(iv) value 4B/2^t ([`DistanceRule::StepIv`]);
 //! * the partition is into contiguous chunks S_t = x[(t−1)n′ .. t·n′); the rest is never read;
 //! * centres returned outside W×Θ (unprojected output perturbation) are kept or projected by the
-//!   subroutine's own switch (I-28).
+//!   subroutine's own switch (E-BGM23-28).
 //!
 //! **Privacy (BGM23 Thm 8).** Round t hands A_emp only the chunk S_t, so the run's ledger is the
 //! parallel composition of the rounds' events followed by post-processing.
 
-use crate::algorithms::{Algorithm, Output};
+use crate::algorithms::{Algorithm, Diagnostics, Output};
 use crate::error::{invalid, Result};
 use crate::linalg;
+use crate::papers::bgm23::schedules;
 use crate::privacy::{DpEvent, PrivacyLedger};
 use crate::problem::saddle::validate_point;
 use crate::problem::{Dataset, Objective, Regularizer, SaddleFn};
@@ -44,7 +47,9 @@ use crate::rng::NoiseSource;
 use crate::solve::{saddle_point_from, SolveOptions};
 use serde::{Deserialize, Serialize};
 
-/// How n′ is chosen (BGM23 L130; inventory I-1).
+pub mod paths;
+
+/// How n′ is chosen (BGM23 Algorithm 1, line 1; E-BGM23-1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum NPrimeRule {
@@ -54,7 +59,7 @@ pub enum NPrimeRule {
     UseAllData,
 }
 
-/// The distance bound D̂_t handed to A_emp (BGM23 L135; inventory I-9).
+/// The distance bound D̂_t handed to A_emp (BGM23 Algorithm 1, line 6; E-BGM23-9).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DistanceRule {
@@ -69,17 +74,10 @@ pub enum DistanceRule {
 impl DistanceRule {
     /// D̂_t for diameter B.
     pub fn d_hat(self, b: f64, t: usize) -> f64 {
-        let p = 2f64.powi(t as i32);
         match self {
-            DistanceRule::PaperLiteral => b / p,
-            DistanceRule::Corrected => {
-                if t <= 1 {
-                    b
-                } else {
-                    2.0 * b / p
-                }
-            }
-            DistanceRule::StepIv => 4.0 * b / p,
+            DistanceRule::PaperLiteral => schedules::algorithm1_d_hat(b, t),
+            DistanceRule::Corrected => schedules::algorithm1_d_hat_corrected(b, t),
+            DistanceRule::StepIv => schedules::thm18_step_iv_d_hat(b, t),
         }
     }
 }
@@ -104,22 +102,6 @@ pub struct Schedule {
     pub distance: DistanceRule,
 }
 
-/// BGM23 Thm 5's λ = (48/B)(α̂ + L/√n′) (L152).
-pub fn lambda_thm5(b: f64, alpha_hat: f64, l: f64, n_prime: usize) -> f64 {
-    48.0 / b * (alpha_hat + l / (n_prime as f64).sqrt())
-}
-
-/// BGM23 Thm 12's λ = (48/B)(L/√n′ + L√(d log(2/δ))/(n′ε)) (L216).
-pub fn lambda_thm12(b: f64, l: f64, n_prime: usize, d: usize, epsilon: f64, delta: f64) -> f64 {
-    let np = n_prime as f64;
-    48.0 / b * (l / np.sqrt() + l * (d as f64 * (2.0 / delta).ln()).sqrt() / (np * epsilon))
-}
-
-/// BGM23 Thm 18's smallest admissible λ = 48L/(B√n′) (L358).
-pub fn lambda_thm18(b: f64, l: f64, n_prime: usize) -> f64 {
-    48.0 * l / (b * (n_prime as f64).sqrt())
-}
-
 impl Schedule {
     /// BGM23 Algorithm 1 line 1: n′ by `rule`, T = ⌊log₂(L/(Bλ))⌋ (an error when T < 1 or the
     /// chunks do not fit).
@@ -138,11 +120,7 @@ impl Schedule {
             return Err(invalid("n", format!("must be ≥ 2, got {n}")));
         }
         let ratio = lipschitz / (diameter * lambda);
-        let t = if ratio >= 2.0 {
-            ratio.log2().floor() as usize
-        } else {
-            0
-        };
+        let t = schedules::algorithm1_rounds(lipschitz, diameter, lambda);
         if t < 1 {
             return Err(invalid(
                 "lambda",
@@ -154,8 +132,8 @@ impl Schedule {
             ));
         }
         let n_prime = match rule {
-            NPrimeRule::PaperLiteral => (n as f64 / (n as f64).log2()).floor() as usize,
-            NPrimeRule::UseAllData => n / t,
+            NPrimeRule::PaperLiteral => schedules::algorithm1_n_prime(n),
+            NPrimeRule::UseAllData => schedules::algorithm1_n_prime_corrected(n, t),
         };
         Schedule::free(n, n_prime, t, lambda, lipschitz, diameter, distance)
     }
@@ -183,7 +161,7 @@ impl Schedule {
         Ok(s)
     }
 
-    /// Check λ, L, B > 0, T ≥ 1, n′ ≥ 1 and T·n′ ≤ n (BGM23 L131).
+    /// Check λ, L, B > 0, T ∈ 1..=60, n′ ≥ 1 and T·n′ ≤ n (BGM23 Algorithm 1, line 2).
     pub fn validate(&self) -> Result<()> {
         crate::error::require_positive("lambda", self.lambda)?;
         crate::error::require_positive("L", self.lipschitz)?;
@@ -220,12 +198,12 @@ impl Schedule {
 
     /// The coefficient 2^tλ of the term added after round t − 1 (anchored at z̄_{t−1}).
     pub fn increment(&self, t: usize) -> f64 {
-        2f64.powi(t as i32) * self.lambda
+        schedules::algorithm1_increment(self.lambda, t)
     }
 
     /// Λ_t = Σ_{k=0}^{t−1} 2^{k+1}λ = (2^{t+1} − 2)λ.
     pub fn cumulative(&self, t: usize) -> f64 {
-        (2f64.powi(t as i32 + 1) - 2.0) * self.lambda
+        schedules::algorithm1_cumulative(self.lambda, t)
     }
 
     /// μ_t = 2Λ_t, the SC/SC modulus of F^(t).
@@ -241,18 +219,19 @@ impl Schedule {
     /// The exact round-t stability of the empirical saddle point, Lemma 2 with λ ← μ_t, n ← n′:
     /// Δ*_t = 2L/(μ_t n′) = L/((2^{t+1} − 2)λn′).
     pub fn round_stability_exact(&self, t: usize) -> f64 {
-        2.0 * self.lipschitz / (self.modulus(t) * self.n_prime as f64)
+        schedules::lemma2_stability(self.lipschitz, self.modulus(t), self.n_prime)
     }
 
-    /// The paper's round-t stability L/(2^tλn′) (L170, L224); ≥ the exact value.
+    /// The paper's round-t stability L/(2^tλn′) (§3 after Lemma 7; proof of Thm 12); ≥ the exact
+    /// value.
     pub fn round_stability_paper(&self, t: usize) -> f64 {
-        self.lipschitz / (self.increment(t) * self.n_prime as f64)
+        schedules::thm12_round_stability(self.lipschitz, self.lambda, self.n_prime, t)
     }
 
-    /// A Lipschitz bound for f^(t) on W×Θ with centres in W×Θ: L + 2BΛ_t (L477); ≤ 5L when
-    /// 2^T ≤ L/(Bλ).
+    /// A Lipschitz bound for f^(t) on W×Θ with centres in W×Θ: L + 2BΛ_t (proof of Thm 18, the
+    /// display after eq. (12)); ≤ 5L when 2^T ≤ L/(Bλ).
     pub fn lipschitz_round(&self, t: usize) -> f64 {
-        self.lipschitz + 2.0 * self.diameter * self.cumulative(t)
+        schedules::thm18_round_lipschitz(self.lipschitz, self.diameter, self.cumulative(t))
     }
 }
 
@@ -287,6 +266,20 @@ pub trait Aemp: Sync {
     ) -> Result<Output>;
 }
 
+/// The diagnostics of [`exact_round`]: the solver's certificate.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExactRoundDiagnostics {
+    /// The certified gap of the returned point.
+    pub certificate_gap: f64,
+    /// The certified bound on the distance to the saddle point, if the solver gives one.
+    pub dist_bound: Option<f64>,
+    /// The solver's method.
+    pub solver: String,
+    /// The solver's iterations.
+    pub solver_iterations: usize,
+}
+
 /// The certified saddle point of F^(t)_{S_t} (the exact subroutine: α̂ = 0 up to the solver's
 /// certificate), warm-started at z̄_{t−1}.
 pub fn exact_round(f: &dyn SaddleFn, input: &RoundInput) -> Result<Output> {
@@ -301,11 +294,11 @@ pub fn exact_round(f: &dyn SaddleFn, input: &RoundInput) -> Result<Output> {
         theta: cert.theta.clone(),
         grad_evals: cert.grad_evals,
         ledger: None,
-        info: serde_json::json!({
-            "certificate_gap": cert.gap,
-            "dist_bound": cert.dist_bound,
-            "solver": cert.method,
-            "solver_iterations": cert.iterations,
+        info: Diagnostics::ExactRound(ExactRoundDiagnostics {
+            certificate_gap: cert.gap,
+            dist_bound: cert.dist_bound,
+            solver: cert.method,
+            solver_iterations: cert.iterations,
         }),
     })
 }
@@ -327,34 +320,75 @@ pub enum AempSpec {
     /// at z̄_{t−1}, with η = D̂_t/(L_t√T) where L_t = L + 2BΛ_t ≤ 5L bounds the round loss's
     /// gradients. σ is calibrated to L (the regularizer's gradient is public and exact: the data
     /// part's sensitivity is 2L/m) or, as printed (Thm 21 applied to the 5L-Lipschitz f^(t) as a
-    /// black box, inventory I-33), to L_t.
+    /// black box, E-BGM23-33), to L_t.
     NoisySgda {
-        /// c₀, the unnamed constant of σ² (L532).
+        /// c₀ > 0, the unnamed constant of σ² (App. C.2).
         c0: f64,
         /// ε.
         epsilon: f64,
         /// δ.
         delta: f64,
-        /// The batch-size rule (I-31).
+        /// The batch-size rule (E-BGM23-31).
         batch_rule: crate::privacy::papers::Variant,
         /// Calibrate σ to L_t (true: the paper's black-box reading) instead of L.
         #[serde(default)]
         noise_uses_round_lipschitz: bool,
     },
-    /// BGM23 Thm 12 (L214): a certified solve to ‖ẑ_t − z*_{S,t}‖ ≤ r_t = (δ/5)L/(2^tλn′),
+    /// BGM23 Thm 12 (§4.2): a certified solve to ‖ẑ_t − z*_{S,t}‖ ≤ r_t = (δ/5)L/(2^tλn′),
     /// then ẑ_t + N(0, σ_t² I) with σ_t = 8L√(log(2/δ))/(2^tλn′ε).
     OutputPerturbation {
         /// ε.
         epsilon: f64,
         /// δ.
         delta: f64,
-        /// Project the noisy point onto W×Θ (the corrected choice, I-28); false keeps the
+        /// Project the noisy point onto W×Θ (the corrected choice, E-BGM23-28); false keeps the
         /// printed z̄_t = ẑ_t + ξ_t.
         project: bool,
     },
 }
 
 impl AempSpec {
+    /// BGM23 Lemma 9's subroutine (noisy SGDA with Thm 21's schedule), with c₀ > 0, ε > 0 and
+    /// δ ∈ (0, 1) checked (errors name `a_emp.c0`, `epsilon`, `delta`).
+    pub fn noisy_sgda(
+        c0: f64,
+        epsilon: f64,
+        delta: f64,
+        batch_rule: crate::privacy::papers::Variant,
+        noise_uses_round_lipschitz: bool,
+    ) -> Result<AempSpec> {
+        crate::error::require_positive("a_emp.c0", c0)?;
+        crate::privacy::validate_eps_delta(epsilon, delta)?;
+        Ok(AempSpec::NoisySgda {
+            c0,
+            epsilon,
+            delta,
+            batch_rule,
+            noise_uses_round_lipschitz,
+        })
+    }
+
+    /// BGM23 Thm 12's subroutine, with ε > 0 and δ ∈ (0, 1) checked (errors name `epsilon`,
+    /// `delta`).
+    pub fn output_perturbation(epsilon: f64, delta: f64, project: bool) -> Result<AempSpec> {
+        crate::privacy::validate_eps_delta(epsilon, delta)?;
+        Ok(AempSpec::OutputPerturbation {
+            epsilon,
+            delta,
+            project,
+        })
+    }
+
+    /// The test subroutine z̄_t = Π_{W×Θ}(z*_{S,t} + v_t), with finite offsets (errors name
+    /// `a_emp.offsets[i]`); their number and length are checked against T and f by
+    /// [`AempSpec::validate`].
+    pub fn biased_exact(offsets: Vec<Vec<f64>>) -> Result<AempSpec> {
+        for (i, v) in offsets.iter().enumerate() {
+            crate::error::require_finite(&format!("a_emp.offsets[{i}]"), v)?;
+        }
+        Ok(AempSpec::BiasedExact { offsets })
+    }
+
     /// Validate parameters against the schedule and f.
     pub fn validate(&self, f: &dyn SaddleFn, schedule: &Schedule) -> Result<()> {
         match self {
@@ -485,9 +519,27 @@ impl Aemp for AempSpec {
     }
 }
 
-/// BGM23 Thm 12's round (L214): ẑ_t from the certified solver, which must certify
+/// The diagnostics of [`output_perturbation_round`] (BGM23 Thm 12's round).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutputPerturbationRoundDiagnostics {
+    /// σ_t.
+    pub sigma: f64,
+    /// r_t = (δ/5)L/(2^tλn′).
+    pub r_t: f64,
+    /// The sensitivity Δ*_t + 2r_t of ẑ_t.
+    pub sensitivity: f64,
+    /// The solver's certified ‖ẑ_t − z*_{S,t}‖.
+    pub solver_dist_bound: f64,
+    /// ẑ_t = [w, θ] before the noise.
+    pub unperturbed: Vec<f64>,
+    /// Whether the noisy point was projected onto W×Θ.
+    pub projected: bool,
+}
+
+/// BGM23 Thm 12's round (§4.2): ẑ_t from the certified solver, which must certify
 /// ‖ẑ_t − z*_{S,t}‖ ≤ r_t = (δ/5)L/(2^tλn′) *surely* (the deterministic replacement of the
-/// paper's E‖ẑ_t − z*‖ ≤ r_t, inventory I-24), then z̄_t = ẑ_t + ξ_t, ξ_t ∼ N(0, σ_t² I).
+/// paper's E‖ẑ_t − z*‖ ≤ r_t, E-BGM23-24), then z̄_t = ẑ_t + ξ_t, ξ_t ∼ N(0, σ_t² I).
 ///
 /// The solver is our certified linearly convergent extragradient method (`solve`), standing in
 /// for the accelerated solver of BGM23 Lemma 11 (Jin et al. 2022), which the paper does not give:
@@ -508,9 +560,11 @@ pub fn output_perturbation_round(
     let s = input.schedule;
     let t = input.t;
     let exact = exact_round(f, input)?;
-    let unit = s.round_stability_paper(t);
-    let r_t = delta / 5.0 * unit;
-    let dist = exact.info["dist_bound"].as_f64().unwrap_or(f64::INFINITY);
+    let r_t = schedules::thm12_radius(delta, s.lipschitz, s.lambda, s.n_prime, t);
+    let dist = match &exact.info {
+        Diagnostics::ExactRound(d) => d.dist_bound.unwrap_or(f64::INFINITY),
+        _ => f64::INFINITY,
+    };
     if dist > r_t {
         return Err(crate::error::Error::NotCertified(format!(
             "round {t}: the solver certified ‖ẑ_t − z*_(S,t)‖ ≤ {dist:e}, above Thm 12's r_t = {r_t:e}"
@@ -547,13 +601,13 @@ pub fn output_perturbation_round(
                 noise_multiplier: sigma / sens,
             },
         }),
-        info: serde_json::json!({
-            "sigma": sigma,
-            "r_t": r_t,
-            "sensitivity": sens,
-            "solver_dist_bound": dist,
-            "unperturbed": exact.z(),
-            "projected": project,
+        info: Diagnostics::OutputPerturbationRound(OutputPerturbationRoundDiagnostics {
+            sigma,
+            r_t,
+            sensitivity: sens,
+            solver_dist_bound: dist,
+            unperturbed: exact.z(),
+            projected: project,
         }),
     })
 }
@@ -582,12 +636,52 @@ pub struct RoundRecord {
     /// Gradient evaluations of A_emp in this round.
     pub grad_evals: u64,
     /// A_emp's diagnostics.
-    pub info: serde_json::Value,
+    pub info: Diagnostics,
+}
+
+/// One round in the diagnostics of a run ([`RecursiveRegularizationDiagnostics::rounds`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoundSummary {
+    /// t.
+    pub t: usize,
+    /// S_t = x[start..end).
+    pub chunk: (usize, usize),
+    /// D̂_t.
+    pub d_hat: f64,
+    /// 2^tλ.
+    pub increment: f64,
+    /// z̄_t.
+    pub z_bar: Vec<f64>,
+    /// Gradient evaluations of A_emp in this round.
+    pub grad_evals: u64,
+    /// A_emp's noise scale σ_t, if it has one.
+    pub sigma: Option<f64>,
+}
+
+/// The diagnostics of a [`RecursiveRegularization`] run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecursiveRegularizationDiagnostics {
+    /// n′.
+    pub n_prime: usize,
+    /// T.
+    #[serde(rename = "T")]
+    pub rounds: usize,
+    /// λ.
+    pub lambda: f64,
+    /// A_emp's name.
+    pub a_emp: String,
+    /// n − T·n′, the points no round reads.
+    pub unused_points: usize,
+    /// The rounds t = 1..T.
+    #[serde(rename = "rounds")]
+    pub round_summaries: Vec<RoundSummary>,
 }
 
 /// A traced run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RrRun {
+pub struct RecursiveRegularizationRun {
     /// The output z̄_T with the run's ledger.
     pub output: Output,
     /// Round records t = 1..T.
@@ -614,6 +708,52 @@ pub struct RecursiveRegularization {
 }
 
 impl RecursiveRegularization {
+    /// BGM23 Algorithm 1 with a schedule, a start z̄_0 = [w̄_0, θ̄_0] and a subroutine. Checks the
+    /// schedule ([`Schedule::validate`]), that the start is finite (error naming `start_w` or
+    /// `start_theta`) and A_emp's own parameters (errors naming `a_emp.c0`, `epsilon`, `delta`,
+    /// `a_emp.offsets[i]`); what depends on the problem (dimensions, W×Θ, one offset per round) is
+    /// checked when it runs. `record_exact` starts false ([`RecursiveRegularization::with_record_exact`]).
+    pub fn new(
+        schedule: Schedule,
+        start_w: Vec<f64>,
+        start_theta: Vec<f64>,
+        a_emp: AempSpec,
+    ) -> Result<RecursiveRegularization> {
+        schedule.validate()?;
+        crate::error::require_finite("start_w", &start_w)?;
+        crate::error::require_finite("start_theta", &start_theta)?;
+        match &a_emp {
+            AempSpec::Exact => {}
+            AempSpec::BiasedExact { offsets } => {
+                for (i, v) in offsets.iter().enumerate() {
+                    crate::error::require_finite(&format!("a_emp.offsets[{i}]"), v)?;
+                }
+            }
+            AempSpec::OutputPerturbation { epsilon, delta, .. } => {
+                crate::privacy::validate_eps_delta(*epsilon, *delta)?
+            }
+            AempSpec::NoisySgda {
+                c0, epsilon, delta, ..
+            } => {
+                crate::error::require_positive("a_emp.c0", *c0)?;
+                crate::privacy::validate_eps_delta(*epsilon, *delta)?
+            }
+        }
+        Ok(RecursiveRegularization {
+            schedule,
+            start_w,
+            start_theta,
+            a_emp,
+            record_exact: false,
+        })
+    }
+
+    /// Also compute and record z*_{S,t} in each round (uncounted; for Lemma 19 / Thm 18 checks).
+    pub fn with_record_exact(mut self, record_exact: bool) -> RecursiveRegularization {
+        self.record_exact = record_exact;
+        self
+    }
+
     /// The round-t objective F^(t)_{S_t}: the chunk's empirical loss plus the first t terms of
     /// `reg` (those anchored at z̄_0..z̄_{t−1}).
     pub fn round_objective(chunk: &Dataset, reg: &Regularizer, t: usize) -> Objective {
@@ -629,7 +769,7 @@ impl RecursiveRegularization {
         f: &dyn SaddleFn,
         s: &Dataset,
         noise: &mut NoiseSource,
-    ) -> Result<RrRun> {
+    ) -> Result<RecursiveRegularizationRun> {
         let sch = &self.schedule;
         sch.validate()?;
         if s.len() != sch.n {
@@ -701,30 +841,30 @@ impl RecursiveRegularization {
                 DpEvent::PostProcessing,
             ]),
         });
-        Ok(RrRun {
+        Ok(RecursiveRegularizationRun {
             output: Output {
                 w,
                 theta: th,
                 grad_evals: total,
                 ledger,
-                info: serde_json::json!({
-                    "n_prime": sch.n_prime,
-                    "T": sch.rounds,
-                    "lambda": sch.lambda,
-                    "a_emp": a_emp.name(),
-                    "unused_points": sch.n - sch.rounds * sch.n_prime,
-                    "rounds": rounds
+                info: Diagnostics::RecursiveRegularization(RecursiveRegularizationDiagnostics {
+                    n_prime: sch.n_prime,
+                    rounds: sch.rounds,
+                    lambda: sch.lambda,
+                    a_emp: a_emp.name(),
+                    unused_points: sch.n - sch.rounds * sch.n_prime,
+                    round_summaries: rounds
                         .iter()
-                        .map(|r| serde_json::json!({
-                            "t": r.t,
-                            "chunk": [r.chunk.0, r.chunk.1],
-                            "d_hat": r.d_hat,
-                            "increment": r.increment,
-                            "z_bar": r.z_bar,
-                            "grad_evals": r.grad_evals,
-                            "sigma": r.info.get("sigma"),
-                        }))
-                        .collect::<Vec<_>>(),
+                        .map(|r| RoundSummary {
+                            t: r.t,
+                            chunk: r.chunk,
+                            d_hat: r.d_hat,
+                            increment: r.increment,
+                            z_bar: r.z_bar.clone(),
+                            grad_evals: r.grad_evals,
+                            sigma: r.info.sigma(),
+                        })
+                        .collect(),
                 }),
             },
             rounds,

@@ -1,6 +1,6 @@
 //! The regularized ERM: BGM23 Lemma 2's algorithm for a minimization problem (Θ a single point),
-//! the matching upper bound of BGM23 Theorem 15 (remark L264: "Lemma 2 shows this bound is tight
-//! for both ERM and empirical saddle point problems").
+//! the matching upper bound of BGM23 Theorem 15 (§5, after Thm 15: "Lemma 2 shows this bound is
+//! tight for both ERM and empirical saddle point problems").
 //!
 //! Output w_λ = argmin_{w∈W} F_S(w) + (λ/2)‖w − ŵ‖², λ > 0. It is 2L/(λn)-uniformly argument
 //! stable (Lemma 2 with a singleton Θ) and, since F_S(w_λ) + (λ/2)‖w_λ − ŵ‖² ≤ F_S(w*) +
@@ -10,15 +10,28 @@
 //! A minimization problem is a crate `SaddleFn` whose Θ is a single point (e.g. a box with
 //! lo = hi); the solve is the certified saddle-point solver on F_S + (λ/2)(‖w − ŵ‖² − ‖θ − θ₀‖²),
 //! whose θ-part is constant. The exact closed form on Theorem 15's packing is
-//! `exact::packing::reg_erm`.
+//! `papers::bgm23::packing::reg_erm`.
 
-use crate::algorithms::{Algorithm, Output};
+use crate::algorithms::{Algorithm, Diagnostics, Output};
 use crate::error::{invalid, Result};
+use crate::papers::bgm23::schedules::lemma2_stability;
 use crate::problem::saddle::validate_point;
 use crate::problem::{Dataset, Objective, Regularizer, SaddleFn};
 use crate::rng::NoiseSource;
 use crate::solve::{saddle_point, SolveOptions};
 use serde::{Deserialize, Serialize};
+
+/// The diagnostics of a [`RegularizedErm`] run: the solver's certificate.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegularizedErmDiagnostics {
+    /// The certified gap.
+    pub certificate_gap: f64,
+    /// The certified bound on the distance to the minimizer, if the solver gives one.
+    pub dist_bound: Option<f64>,
+    /// The solver's method.
+    pub solver: String,
+}
 
 /// argmin_{w∈W} F_S(w) + (λ/2)‖w − ŵ‖² (BGM23 Lemma 2, minimization form).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -31,6 +44,14 @@ pub struct RegularizedErm {
 }
 
 impl RegularizedErm {
+    /// The regularized ERM with λ > 0 (finite) and a finite anchor ŵ (errors name `lambda`,
+    /// `anchor_w`); that f is a minimization problem and ŵ ∈ W are checked when it runs.
+    pub fn new(lambda: f64, anchor_w: Vec<f64>) -> Result<RegularizedErm> {
+        crate::error::require_positive("lambda", lambda)?;
+        crate::error::require_finite("anchor_w", &anchor_w)?;
+        Ok(RegularizedErm { lambda, anchor_w })
+    }
+
     /// Validate λ, the anchor, and that `f` is a minimization problem (Θ a single point).
     pub fn validate(&self, f: &dyn SaddleFn) -> Result<()> {
         if !(self.lambda.is_finite() && self.lambda > 0.0) {
@@ -60,10 +81,10 @@ impl RegularizedErm {
 
     /// BGM23 Lemma 2's stability bound 2L/(λn).
     pub fn stability_bound(&self, lipschitz: f64, n: usize) -> f64 {
-        2.0 * lipschitz / (self.lambda * n as f64)
+        lemma2_stability(lipschitz, self.lambda, n)
     }
 
-    /// The excess-risk guarantee (λ/2)·R², where R bounds ‖w − ŵ‖ over W (remark L264).
+    /// The excess-risk guarantee (λ/2)·R², where R bounds ‖w − ŵ‖ over W (§5, after Thm 15).
     pub fn excess_bound(&self, radius: f64) -> f64 {
         0.5 * self.lambda * radius * radius
     }
@@ -83,10 +104,10 @@ impl Algorithm for RegularizedErm {
             theta: cert.theta.clone(),
             grad_evals: cert.grad_evals,
             ledger: None,
-            info: serde_json::json!({
-                "certificate_gap": cert.gap,
-                "dist_bound": cert.dist_bound,
-                "solver": cert.method,
+            info: Diagnostics::RegularizedErm(RegularizedErmDiagnostics {
+                certificate_gap: cert.gap,
+                dist_bound: cert.dist_bound,
+                solver: cert.method,
             }),
         })
     }

@@ -1,14 +1,31 @@
-//! The regularized saddle point (BGM23 eq. (4), L106–L112; the algorithm of BGM23 Lemma 2):
+//! The regularized saddle point (BGM23 eq. (4); the algorithm of BGM23 Lemma 2):
 //! output the unique saddle point of F_S(w, θ) + (λ/2)‖w − ŵ‖² − (λ/2)‖θ − θ̂‖², computed by the
 //! certified solver.
 
-use crate::algorithms::{Algorithm, Output};
+use crate::algorithms::{Algorithm, Diagnostics, Output};
 use crate::error::{invalid, Result};
+use crate::papers::bgm23::schedules::lemma2_stability;
 use crate::problem::saddle::validate_point;
 use crate::problem::{Dataset, Objective, Regularizer, SaddleFn};
 use crate::rng::NoiseSource;
 use crate::solve::{saddle_point, SolveOptions};
 use serde::{Deserialize, Serialize};
+
+/// The diagnostics of a [`RegularizedSaddlePoint`] run: the solver's certificate.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegularizedSaddleDiagnostics {
+    /// The certified gap.
+    pub certificate_gap: f64,
+    /// The certificate's tolerance.
+    pub certificate_tolerance: f64,
+    /// The certified bound on the distance to the saddle point, if the solver gives one.
+    pub dist_bound: Option<f64>,
+    /// The solver's method.
+    pub solver: String,
+    /// The solver's iterations.
+    pub solver_iterations: usize,
+}
 
 /// BGM23 eq. (4) with λ > 0 and anchors ŵ ∈ W, θ̂ ∈ Θ.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -23,6 +40,23 @@ pub struct RegularizedSaddlePoint {
 }
 
 impl RegularizedSaddlePoint {
+    /// BGM23 eq. (4) with λ > 0 (finite) and finite anchors (errors name `lambda`, `anchor_w`,
+    /// `anchor_theta`); that the anchors lie in W×Θ is checked when it runs.
+    pub fn new(
+        lambda: f64,
+        anchor_w: Vec<f64>,
+        anchor_theta: Vec<f64>,
+    ) -> Result<RegularizedSaddlePoint> {
+        crate::error::require_positive("lambda", lambda)?;
+        crate::error::require_finite("anchor_w", &anchor_w)?;
+        crate::error::require_finite("anchor_theta", &anchor_theta)?;
+        Ok(RegularizedSaddlePoint {
+            lambda,
+            anchor_w,
+            anchor_theta,
+        })
+    }
+
     /// Validate λ and the anchors against `f`.
     pub fn validate(&self, f: &dyn SaddleFn) -> Result<()> {
         if !(self.lambda.is_finite() && self.lambda > 0.0) {
@@ -46,7 +80,7 @@ impl RegularizedSaddlePoint {
 
     /// BGM23 Lemma 2's stability bound 2L/(λn).
     pub fn stability_bound(&self, lipschitz: f64, n: usize) -> f64 {
-        2.0 * lipschitz / (self.lambda * n as f64)
+        lemma2_stability(lipschitz, self.lambda, n)
     }
 }
 
@@ -62,12 +96,12 @@ impl Algorithm for RegularizedSaddlePoint {
             theta: cert.theta.clone(),
             grad_evals: cert.grad_evals,
             ledger: None,
-            info: serde_json::json!({
-                "certificate_gap": cert.gap,
-                "certificate_tolerance": cert.tolerance,
-                "dist_bound": cert.dist_bound,
-                "solver": cert.method,
-                "solver_iterations": cert.iterations,
+            info: Diagnostics::RegularizedSaddlePoint(RegularizedSaddleDiagnostics {
+                certificate_gap: cert.gap,
+                certificate_tolerance: cert.tolerance,
+                dist_bound: cert.dist_bound,
+                solver: cert.method,
+                solver_iterations: cert.iterations,
             }),
         })
     }

@@ -1,6 +1,6 @@
-//! Projected simultaneous stochastic gradient descent–ascent: BGM23 App. C.1, eqs. (13)–(14)
-//! (L485–L493), the algorithm of BGM23 Lemma 20; with Gaussian noise σ > 0 it is the noisy SGDA of
-//! BGM23 App. C.2 (L530–L536). The privacy calibration of σ lives elsewhere: σ is a parameter here.
+//! Projected simultaneous stochastic gradient descent–ascent: BGM23 App. C.1, eqs. (13)–(14),
+//! the algorithm of BGM23 Lemma 20; with Gaussian noise σ > 0 it is the noisy SGDA of
+//! BGM23 App. C.2. The privacy calibration of σ lives elsewhere: σ is a parameter here.
 //!
 //! ```text
 //! z_0 = [w_0, θ_0] ∈ W×Θ
@@ -10,7 +10,7 @@
 //! output z̄ = (1/T) Σ_{t=0}^{T−1} z_t          (eq. (14), as printed: z_T is computed, not averaged)
 //! ```
 //!
-//! **Indexing (inventory I-30).** The paper defines the update for t ∈ [T−1] but averages
+//! **Indexing (E-BGM23-30).** The paper defines the update for t ∈ [T−1] but averages
 //! z_0..z_{T−1} and telescopes T steps in the proof of Lemma 20; we run T updates with
 //! ∇_1..∇_T, ∇_t evaluated at z_{t−1} (so E[∇_t | z_{t−1}] = G(z_{t−1})), and output the average of
 //! z_0..z_{T−1} exactly as eq. (14) prints it. z_T is kept in the trace ([`SgdaRun`]) only.
@@ -26,7 +26,7 @@
 //! are data-independent: their operator is added *exactly* at every step and is **not** counted as
 //! a gradient evaluation, so the count is that of data gradients only (m·T or n·T).
 
-use crate::algorithms::{Algorithm, Output};
+use crate::algorithms::{Algorithm, Diagnostics, Output};
 use crate::error::{invalid, Result};
 use crate::linalg;
 use crate::oracle::Oracle;
@@ -41,7 +41,7 @@ use serde::{Deserialize, Serialize};
 pub enum Batch {
     /// The exact data operator of the objective's mixture (any weights).
     Full,
-    /// m indices uniformly with replacement (BGM23 App. C.2, L530); needs equal weights.
+    /// m indices uniformly with replacement (BGM23 App. C.2); needs equal weights.
     WithReplacement(usize),
 }
 
@@ -71,6 +71,24 @@ pub struct Sgda {
     pub label_prefix: String,
 }
 
+/// The diagnostics of an [`Sgda`] run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SgdaDiagnostics {
+    /// η.
+    pub eta: f64,
+    /// T.
+    pub steps: usize,
+    /// The stochastic oracle.
+    pub batch: Batch,
+    /// σ.
+    pub sigma: f64,
+    /// z_T (computed, not averaged).
+    pub last_iterate: Option<Vec<f64>>,
+    /// Which iterates the output averages.
+    pub average: String,
+}
+
 /// A traced run: the output plus z_0..z_T and ∇_1..∇_T (concatenated [w, θ] vectors).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SgdaRun {
@@ -86,6 +104,68 @@ pub struct SgdaRun {
 const MAX_WORK: u128 = 1 << 34;
 
 impl Sgda {
+    /// SGDA with η > 0 (finite), T ≥ 1 steps, start (w_0, θ_0) (finite), the oracle `batch`
+    /// (m ≥ 1) and noise σ ≥ 0 (finite); no regularizer and no label prefix (see the `with_*`
+    /// setters). Errors name the parameter (`eta`, `steps`, `start_w`, `start_theta`, `batch`,
+    /// `sigma`); what depends on the problem (W×Θ, the data) is checked when it runs.
+    pub fn new(
+        eta: f64,
+        steps: usize,
+        start_w: Vec<f64>,
+        start_theta: Vec<f64>,
+        batch: Batch,
+        sigma: f64,
+    ) -> Result<Sgda> {
+        let s = Sgda {
+            eta,
+            steps,
+            start_w,
+            start_theta,
+            batch,
+            sigma,
+            reg: Regularizer::none(),
+            label_prefix: String::new(),
+        };
+        s.validate_params()?;
+        Ok(s)
+    }
+
+    /// Add the anchored quadratic terms `reg` to F_S in [`Algorithm::run`].
+    pub fn with_reg(mut self, reg: Regularizer) -> Sgda {
+        self.reg = reg;
+        self
+    }
+
+    /// Prepend `prefix` to every stream label.
+    pub fn with_label_prefix(mut self, prefix: impl Into<String>) -> Sgda {
+        self.label_prefix = prefix.into();
+        self
+    }
+
+    /// Check η, T, σ, m and the start's finiteness (what does not depend on the problem).
+    pub fn validate_params(&self) -> Result<()> {
+        if !(self.eta.is_finite() && self.eta > 0.0) {
+            return Err(invalid(
+                "eta",
+                format!("must be finite and > 0, got {}", self.eta),
+            ));
+        }
+        if self.steps == 0 {
+            return Err(invalid("steps", "T must be >= 1"));
+        }
+        if !(self.sigma.is_finite() && self.sigma >= 0.0) {
+            return Err(invalid(
+                "sigma",
+                format!("must be finite and >= 0, got {}", self.sigma),
+            ));
+        }
+        if self.batch == Batch::WithReplacement(0) {
+            return Err(invalid("batch", "m must be >= 1"));
+        }
+        crate::error::require_finite("start_w", &self.start_w)?;
+        crate::error::require_finite("start_theta", &self.start_theta)
+    }
+
     /// Validate the parameters against `f` and `obj`.
     pub fn validate(&self, f: &dyn SaddleFn, obj: &Objective) -> Result<()> {
         if !(self.eta.is_finite() && self.eta > 0.0) {
@@ -231,13 +311,13 @@ impl Sgda {
             theta: out_t,
             grad_evals: oracle.grad_evals(),
             ledger: None,
-            info: serde_json::json!({
-                "eta": self.eta,
-                "steps": self.steps,
-                "batch": self.batch,
-                "sigma": self.sigma,
-                "last_iterate": iterates.last(),
-                "average": "z_0..z_{T-1} (BGM23 eq. (14), I-30)",
+            info: Diagnostics::Sgda(SgdaDiagnostics {
+                eta: self.eta,
+                steps: self.steps,
+                batch: self.batch,
+                sigma: self.sigma,
+                last_iterate: iterates.last().cloned(),
+                average: "z_0..z_{T−1} (BGM23 eq. (14), E-BGM23-30)".to_string(),
             }),
         };
         Ok(SgdaRun {

@@ -15,9 +15,6 @@
 
 mod combinatorics;
 mod enumerate;
-pub mod lin_box;
-pub mod packing;
-pub mod prop13;
 
 pub use combinatorics::{binomial, ln_factorial, ln_multinomial, multinomial, num_count_vectors};
 pub use enumerate::{

@@ -539,16 +539,19 @@ impl Algorithm for DiscreteGaussianOutputPerturbation {
             theta: f.domain_theta().project(&t),
             grad_evals: exact.grad_evals,
             ledger: None,
-            info: serde_json::json!({
-                "sensitivity": sens,
-                "zcdp_rho": rel.rho,
-                "delta": self.delta,
-                "epsilon_at_delta": eps,
-                "privacy": "rho-zCDP by CKS20 Thm 14 (discrete Gaussian); no DpEvent recorded",
-                "release": rel,
-                "unperturbed_w": exact.w,
-                "unperturbed_theta": exact.theta,
-            }),
+            info: crate::algorithms::Diagnostics::DiscreteGaussianOutputPerturbation(
+                crate::algorithms::output_perturbation::DiscreteGaussianDiagnostics {
+                    sensitivity: sens,
+                    zcdp_rho: rel.rho,
+                    delta: self.delta,
+                    epsilon_at_delta: eps,
+                    privacy: "rho-zCDP by CKS20 Thm 14 (discrete Gaussian); no DpEvent recorded"
+                        .to_string(),
+                    release: rel,
+                    unperturbed_w: exact.w,
+                    unperturbed_theta: exact.theta,
+                },
+            ),
         })
     }
 }

@@ -46,8 +46,9 @@ fn lemma17_holds_and_control_rejected() {
 // the code under test).
 
 use dpsaddle::algorithms::ldp_sgda::LdpSgda;
-use dpsaddle::algorithms::noisy_sgda::{alpha_hat_at, alpha_hat_explicit, NoisySgda};
+use dpsaddle::algorithms::noisy_sgda::NoisySgda;
 use dpsaddle::algorithms::Algorithm;
+use dpsaddle::papers::bgm23::schedules::{lemma9_alpha_hat, lemma9_alpha_hat_at};
 use dpsaddle::privacy::papers::{bgm23_thm21_params, bgm23_thm22_premise, Variant};
 use dpsaddle::privacy::DpEvent;
 use dpsaddle::problem::{Dataset, FiniteDist, Objective, QuadBilinear, Regularizer};
@@ -124,12 +125,20 @@ fn thm21_schedule_by_hand() {
 fn alpha_hat_explicit_by_hand() {
     // L = 2, m = 10, c₀ = 32, n = 800, d = 1, ε = 1, δ = e^{-1}: max{√(8/800), √32/800} = 0.1;
     // α̂ = (2/2)(2 + 0.1 + 1)·0.1 = 0.31.
-    let a = alpha_hat_explicit(2.0, 2.0, 10, 32.0, 800, 1, 1.0, (-1.0f64).exp());
+    let a = lemma9_alpha_hat(2.0, 2.0, 10, 32.0, 800, 1, 1.0, (-1.0f64).exp());
     assert!(close(a, 0.31, 1e-12), "{a}");
     // At T = 100 (1/√T = 0.1) the rounded-T form agrees; with L_noise = L_step/2 the variance
     // part is quartered: (2/2)(2 + 0.25·1.1)·0.1 = 0.2275.
-    assert!(close(alpha_hat_at(2.0, 2.0, 10, 32.0, 100), 0.31, 1e-12));
-    assert!(close(alpha_hat_at(2.0, 1.0, 10, 32.0, 100), 0.2275, 1e-12));
+    assert!(close(
+        lemma9_alpha_hat_at(2.0, 2.0, 10, 32.0, 100),
+        0.31,
+        1e-12
+    ));
+    assert!(close(
+        lemma9_alpha_hat_at(2.0, 1.0, 10, 32.0, 100),
+        0.2275,
+        1e-12
+    ));
 }
 
 #[test]
@@ -139,11 +148,12 @@ fn noisy_sgda_counts_ledger_info_and_replay() {
     let alg = noisy(Variant::Corrected, 1.0);
     let mut rec = NoiseSource::recording(9);
     let out = alg.run(&f, &s, &mut rec).unwrap();
-    assert_eq!(out.info["T"], 37);
-    assert_eq!(out.info["m"], 50);
+    let info = out.info.as_noisy_sgda().unwrap();
+    assert_eq!(info.iterations, 37);
+    assert_eq!(info.m, 50);
     assert_eq!(out.grad_evals, 37 * 50);
     assert!(close(
-        out.info["eta"].as_f64().unwrap(),
+        out.info.as_noisy_sgda().unwrap().eta,
         1.0 / (1.25 * 37f64.sqrt()),
         1e-15
     ));
@@ -185,13 +195,13 @@ fn noisy_sgda_regularized_round_objective() {
         .unwrap();
     assert_eq!(out.grad_evals, 37 * 50);
     assert!(close(
-        out.info["eta"].as_f64().unwrap(),
+        out.info.as_noisy_sgda().unwrap().eta,
         0.5 / (6.25 * 37f64.sqrt()),
         1e-15
     ));
     // σ uses L_noise = 1.25: √(4·37·1.25²·ln 1e5)/300.
     let sig = (4.0 * 37.0 * 1.25f64.powi(2) * (1e5f64).ln()).sqrt() / 300.0;
-    assert!(close(out.info["sigma"].as_f64().unwrap(), sig, 1e-14));
+    assert!(close(out.info.as_noisy_sgda().unwrap().sigma, sig, 1e-14));
     let tape = rec.into_tape().unwrap();
     assert!(tape
         .draws

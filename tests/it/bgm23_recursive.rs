@@ -4,9 +4,10 @@
 use crate::common;
 
 use dpsaddle::algorithms::recursive_regularization::{
-    lambda_thm18, AempSpec, DistanceRule, NPrimeRule, RecursiveRegularization, Schedule,
+    AempSpec, DistanceRule, NPrimeRule, RecursiveRegularization, Schedule,
 };
 use dpsaddle::algorithms::Algorithm;
+use dpsaddle::papers::bgm23::schedules::lambda_thm18;
 use dpsaddle::problem::{Dataset, QuadBilinear};
 use dpsaddle::rng::NoiseSource;
 
@@ -86,7 +87,7 @@ fn schedule_by_hand() {
     )
     .unwrap();
     assert_eq!(all.n_prime, 65536 / 5);
-    // Thm 18's λ at n′ = 9216 is exactly L/(2B): T = 1 (inventory I-2, I-60).
+    // Thm 18's λ at n′ = 9216 is exactly L/(2B): T = 1 (E-BGM23-2, E-BGM23-60).
     assert_eq!(lambda_thm18(1.0, 1.0, 9216), 0.5);
 }
 

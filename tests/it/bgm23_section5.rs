@@ -1,14 +1,14 @@
 //! BGM23 §5 and Lemmas 6–7: the registered claims (with their ratios and controls), exact values
-//! from the inventory, the two algorithms, and bad input.
+//! from the table of exact values, the two algorithms, and bad input.
 
 use dpsaddle::algorithms::mode_of_halves::ModeOfHalves;
 use dpsaddle::algorithms::regularized_erm::RegularizedErm;
 use dpsaddle::algorithms::Algorithm;
-use dpsaddle::exact::packing::{self, Packing};
-use dpsaddle::exact::prop13::{
+use dpsaddle::exact::{int, rat, BigRational};
+use dpsaddle::papers::bgm23::packing::{self, Packing};
+use dpsaddle::papers::bgm23::prop13::{
     mode_of_halves_gaps, mode_of_halves_law, mode_of_halves_law_brute, mode_of_halves_stability,
 };
-use dpsaddle::exact::{int, rat, BigRational};
 use dpsaddle::problem::{Dataset, QuadBilinear};
 use dpsaddle::rng::NoiseSource;
 
@@ -40,7 +40,7 @@ fn field_of(e: dpsaddle::Error) -> String {
 }
 
 #[test]
-fn prop13_exact_values_from_the_inventory() {
+fn prop13_exact_values_from_the_table() {
     let half = rat(1, 2);
     // n = 100: 2 − C(50, 25)/2^49.
     let law = mode_of_halves_law(&half, 100, &int(0)).unwrap();
@@ -140,7 +140,7 @@ fn mode_of_halves_algorithm() {
 
 #[test]
 fn packing_values_and_regularized_erm() {
-    // The inventory's rows: excess RL√K/(2n) at λ = 2L√K/(nR).
+    // The packing rows: excess RL√K/(2n) at λ = 2L√K/(nR).
     for (r, l, n, k, lam, value) in [
         (int(1), int(1), 8u64, 4usize, rat(1, 2), rat(1, 8)),
         (int(3), int(2), 20, 9, rat(1, 5), rat(9, 20)),

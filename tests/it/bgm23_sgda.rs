@@ -4,7 +4,8 @@
 
 use dpsaddle::algorithms::sgda::{Batch, Sgda};
 use dpsaddle::algorithms::Algorithm;
-use dpsaddle::claims::bgm23::sgda::{lemma20_bound, pair_gap, tight};
+use dpsaddle::papers::bgm23::bounds::{lemma20_bound, lemma20_pair_gap as pair_gap};
+use dpsaddle::papers::bgm23::instances::lemma20_tight as tight;
 use dpsaddle::problem::{Dataset, Objective, QuadBilinear, Regularizer};
 use dpsaddle::rng::NoiseSource;
 

@@ -3,10 +3,11 @@
 
 use dpsaddle::algorithms::{Algorithm, OutputPerturbation, RegularizedSaddlePoint};
 use dpsaddle::claims::{self, Budget};
-use dpsaddle::exact::{self, lin_box};
+use dpsaddle::exact;
 use dpsaddle::gap::gap_function;
 use dpsaddle::geometry::Domain;
 use dpsaddle::linalg::{self, Matrix};
+use dpsaddle::papers::bgm23::lin_box;
 use dpsaddle::problem::families::abs_separable::argmin_abs_quad;
 use dpsaddle::problem::{Dataset, Objective, QuadBilinear, Regularizer, SaddleFn};
 use dpsaddle::rng::{NoiseSource, Stream};
@@ -502,7 +503,7 @@ fn mode_of_halves_float_gaps_match_exact_rationals() {
                 let d = FiniteDist::new(vec![vec![1.0], vec![-1.0]], vec![p, 1.0 - p]).unwrap();
                 let obj = Objective::population(&d);
                 let outs = mode_of_halves_outputs(p, n as usize, s0).unwrap();
-                let (es, ew) = exact::prop13::mode_of_halves_gaps(&pr, n, &sr);
+                let (es, ew) = dpsaddle::papers::bgm23::prop13::mode_of_halves_gaps(&pr, n, &sr);
                 let s = strong_gap(&f, &obj, &outs).unwrap();
                 let w = weak_gap(&f, &obj, &outs).unwrap();
                 assert!(

@@ -4,8 +4,8 @@ use crate::common;
 
 use dpsaddle::algorithms::dp_gda::{Averaging, DpGda};
 use dpsaddle::algorithms::Algorithm;
-use dpsaddle::claims::kllw22::stability::instance;
 use dpsaddle::linalg::Matrix;
+use dpsaddle::papers::kllw22::instances::instance;
 use dpsaddle::problem::{Dataset, QuadBilinear};
 use dpsaddle::rng::NoiseSource;
 
@@ -38,10 +38,10 @@ fn data() -> Dataset {
 #[test]
 fn one_step_by_hand() {
     let f = instance(2, 10.0, 2.0, Matrix::zeros(2, 2)).unwrap();
-    let mut alg = DpGda::new(1, 2.0, 0.0);
+    let alg = DpGda::new(1, 2.0, 0.0).unwrap();
     let out = alg.run(&f, &data(), &mut NoiseSource::sample(0)).unwrap();
     assert_eq!(out.z(), vec![0.0; 4]);
-    alg.averaging = Averaging::Produced;
+    let alg = alg.with_averaging(Averaging::Produced);
     let out = alg.run(&f, &data(), &mut NoiseSource::sample(0)).unwrap();
     // ā = (0.05, −0.05), b̄ = (0.15, −0.15): w_2 = −ā/2, v_2 = −b̄/2.
     let want = [-0.025, 0.025, -0.075, 0.075];
@@ -86,7 +86,28 @@ fn calibrated_run_replays_and_carries_its_ledger() {
 #[test]
 fn bad_inputs_are_errors() {
     let f = instance(2, 1.0, 1.0, Matrix::zeros(2, 2)).unwrap();
-    let alg = DpGda::new(0, 1.0, 0.0);
+    // The constructor and the setters name the parameter and its range.
+    let e = DpGda::new(0, 1.0, 0.0).unwrap_err().to_string();
+    assert!(e.contains("steps") && e.contains("≥ 1"), "{e}");
+    let e = DpGda::new(3, 0.0, 0.0).unwrap_err().to_string();
+    assert!(e.contains("rho") && e.contains("> 0"), "{e}");
+    let e = DpGda::new(3, 1.0, f64::NAN).unwrap_err().to_string();
+    assert!(e.contains("sigma") && e.contains("≥ 0"), "{e}");
+    let e = DpGda::new(3, 1.0, 0.0)
+        .unwrap()
+        .with_sigma(-1.0)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("sigma"), "{e}");
+    let e = DpGda::calibrated(3, -1.0, 4.0, 1.0, 10, 1.0, 1e-5, Averaging::PaperLiteral)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("rho"), "{e}");
+    // Fields set by hand are re-checked when the algorithm runs.
+    let alg = DpGda {
+        steps: 0,
+        ..DpGda::new(3, 1.0, 0.0).unwrap()
+    };
     let e = alg
         .run(&f, &data(), &mut NoiseSource::sample(0))
         .unwrap_err()
@@ -175,8 +196,9 @@ fn lemma2_remark3_hp() {
 mod generalization {
     use dpsaddle::algorithms::dp_gda::DpGda;
     use dpsaddle::algorithms::Algorithm;
-    use dpsaddle::claims::kllw22::generalization::{Enumerated, GenBound, LossSpec};
+    use dpsaddle::claims::kllw22::generalization::{Enumerated, LossSpec};
     use dpsaddle::linalg::{self, Matrix};
+    use dpsaddle::papers::kllw22::generalization::GenBound;
     use dpsaddle::problem::{FiniteDist, SaddleFn};
     use dpsaddle::rng::{NoiseSource, Stream};
 
@@ -196,7 +218,7 @@ mod generalization {
             vec![0.5, 0.3, 0.2],
         )
         .unwrap();
-        let alg = DpGda::new(15, 0.8, 0.2);
+        let alg = DpGda::new(15, 0.8, 0.2).unwrap();
         (loss, dist, alg)
     }
 
@@ -207,7 +229,7 @@ mod generalization {
         let (loss, dist, alg) = setting();
         let n = 4;
         let e = Enumerated::new(&loss, dist.clone(), n, &alg, 17).unwrap();
-        let f = dpsaddle::claims::kllw22::stability::instance(2, 1.0, 0.8, loss.c.clone()).unwrap();
+        let f = dpsaddle::papers::kllw22::instances::instance(2, 1.0, 0.8, loss.c.clone()).unwrap();
         let k = dist.k();
         let mut brute: f64 = 0.0;
         let total = k.pow(n as u32);
@@ -335,13 +357,7 @@ fn per_point_gradient_mode_agrees_and_counts_n_t() {
         (0.5, 0.7, Averaging::PaperLiteral),
     ] {
         let f = instance(d, r, 0.8, c.clone()).unwrap();
-        let alg = DpGda {
-            steps: 40,
-            rho: 0.8,
-            sigma,
-            averaging: avg,
-            ledger: None,
-        };
+        let alg = DpGda::new(40, 0.8, sigma).unwrap().with_averaging(avg);
         let a = alg
             .run_traced_with(
                 &f,
@@ -355,8 +371,9 @@ fn per_point_gradient_mode_agrees_and_counts_n_t() {
             .unwrap();
         assert_eq!(a.output.grad_evals, 40);
         assert_eq!(b.output.grad_evals, (n * 40) as u64);
-        assert_eq!(b.output.info["per_point_evaluations"], n * 40);
-        assert_eq!(b.output.info["gradient_mode"], "per_point");
+        let info = b.output.info.as_dp_gda().unwrap();
+        assert_eq!(info.per_point_evaluations, (n * 40) as u64);
+        assert_eq!(info.gradient_mode, GradientMode::PerPoint);
         let scale =
             a.w.iter()
                 .chain(&a.v)

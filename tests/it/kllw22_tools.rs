@@ -3,7 +3,8 @@
 
 use crate::common;
 
-use dpsaddle::claims::kllw22::tools::{chi_square_log_sf, lemma6_radius, p_zeta, ZetaRange};
+use dpsaddle::papers::kllw22::stability::p_zeta;
+use dpsaddle::papers::kllw22::tools::{chi_square_log_sf, lemma6_radius, ZetaRange};
 
 #[test]
 fn lemma3() {
@@ -36,7 +37,7 @@ fn chi_square_by_hand() {
     assert!(chi_square_log_sf(0, 1.0).is_err());
 }
 
-/// The ranges of Lemma 6 and p_ζ are enforced (inventory I-12).
+/// The ranges of Lemma 6 and p_ζ are enforced (E-KLLW22-12).
 #[test]
 fn lemma6_ranges_are_errors() {
     // p = 8: paper range is (e^{−1}, 1).
@@ -47,8 +48,8 @@ fn lemma6_ranges_are_errors() {
         .to_string();
     assert!(e.contains("zeta"), "{e}");
     // T = 50, ζ = 0.1: the paper-literal regime needs p > 8 ln 1000 ≈ 55.3.
-    assert!(p_zeta(55, 50, 0.1, ZetaRange::Paper).is_err());
-    assert!(p_zeta(56, 50, 0.1, ZetaRange::Paper).is_ok());
+    assert!(p_zeta(55, 50, 0.1, Some(ZetaRange::Paper)).is_err());
+    assert!(p_zeta(56, 50, 0.1, Some(ZetaRange::Paper)).is_ok());
 }
 
 #[test]
@@ -79,4 +80,21 @@ fn lemma12() {
 #[test]
 fn lemma10() {
     common::run("kllw22.lemma10");
+}
+
+/// One p_ζ: without a range it is Theorem 2's formula (also where Lemma 6 does not apply), and
+/// it is the same number with a range when the range holds.
+#[test]
+fn p_zeta_formula_and_range() {
+    // p = 2, T = 9, ζ = 0.1: ζ/(2T) = 1/180 < e^{−4}, outside even the relaxed range.
+    assert!(p_zeta(2, 9, 0.1, Some(ZetaRange::Relaxed)).is_err());
+    let v = p_zeta(2, 9, 0.1, None).unwrap();
+    assert!(
+        (v - (1.0 + (8.0 * 180f64.ln() / 2.0).powf(0.25))).abs() < 1e-15,
+        "{v}"
+    );
+    let a = p_zeta(56, 50, 0.1, Some(ZetaRange::Paper)).unwrap();
+    assert_eq!(a, p_zeta(56, 50, 0.1, None).unwrap());
+    assert!(p_zeta(4, 0, 0.1, None).is_err());
+    assert!(p_zeta(4, 10, 1.0, None).is_err());
 }

@@ -691,7 +691,7 @@ fn grid_release_guarantee_and_errors() {
     };
     let out = alg.run(&f, &ds, &mut NoiseSource::sample(1)).unwrap();
     assert!(out.ledger.is_none());
-    assert!(out.info["zcdp_rho"].as_f64().unwrap() <= 0.05);
+    assert!(out.info.as_discrete_gaussian().unwrap().zcdp_rho <= 0.05);
     let replay = NoiseSource::replay(Default::default());
     assert!(matches!(
         alg.run(&f, &ds, &mut replay.clone()),
@@ -716,9 +716,8 @@ fn discrete_gaussian_release_audit() {
     let r = audit_lin_box_release(&alg, &base, n, l, &AuditConfig::new(N_RELEASE, DELTA)).unwrap();
     let f = QuadBilinear::lin_box(0.0).unwrap();
     let (ds, _) = dpsaddle::privacy::audit::lin_box_worst_pair(n, l).unwrap();
-    let rho = alg.run(&f, &ds, &mut NoiseSource::sample(0)).unwrap().info["zcdp_rho"]
-        .as_f64()
-        .unwrap();
+    let out = alg.run(&f, &ds, &mut NoiseSource::sample(0)).unwrap();
+    let rho = out.info.as_discrete_gaussian().unwrap().zcdp_rho;
     let eps = zcdp_epsilon(rho, DELTA).unwrap();
     println!(
         "discrete Gaussian grid release (ρ={rho:.4}, ε(δ)={eps:.4}): ε_lb={:.4} ε_gdp={:.4} \

@@ -10,11 +10,13 @@ pub mod sgda;
 use crate::algorithms::RegularizedSaddlePoint;
 use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
 use crate::error::Result;
-use crate::exact::{self, lin_box, BigRational};
+use crate::exact::{self, BigRational};
 use crate::gap::gap_function;
 use crate::geometry::Domain;
 use crate::instances::{self, Instance};
 use crate::linalg::{self, Matrix};
+use crate::papers::bgm23::bounds::{fact1_bound, lemma2_stability_exact};
+use crate::papers::bgm23::lin_box;
 use crate::problem::{objective_value, FiniteDist, Objective, QuadBilinear, Regularizer};
 use crate::rng::Stream;
 use crate::solve::{saddle_point, SolveOptions};
@@ -42,7 +44,7 @@ fn core_claims() -> Vec<Claim> {
             statement: "If f is L-Lipschitz (jointly in [w, θ]) then the gap function Ĝap is √2·L-Lipschitz; \
                         the √2 is nearly attained (COS instance, ratio 1/√(1 + ε²)).",
             kind: Kind::Exact,
-            code: "gap::gap_function",
+            code: "gap::gap_function, papers::bgm23::bounds::fact1_bound",
             check: check_fact1,
         },
         Claim {
@@ -64,7 +66,7 @@ fn core_claims() -> Vec<Claim> {
             statement: "The saddle point of F_S + (λ/2)‖w − ŵ‖² − (λ/2)‖θ − θ̂‖² (eq. (4)) is \
                         2L/(λn)-uniformly argument stable; the bound is attained (x′ = −x, interior solution).",
             kind: Kind::Enumerated,
-            code: "algorithms::RegularizedSaddlePoint, stability::uas_over_support, exact::lin_box",
+            code: "algorithms::RegularizedSaddlePoint, stability::uas_over_support, papers::bgm23::lin_box, papers::bgm23::bounds::lemma2_stability_exact",
             check: check_lemma2,
         },
         Claim {
@@ -74,7 +76,7 @@ fn core_claims() -> Vec<Claim> {
             statement: "For λ-SC/SC h with saddle point z*: ‖z − z*‖² ≤ 2(h(w, θ*) − h(w*, θ))/λ ≤ (2/λ)·Ĝap^h(z) \
                         for every z ∈ W×Θ; both are equalities for a pure quadratic with interior anchors.",
             kind: Kind::Exact,
-            code: "solve::Certified::dist_bound, gap::gap_function",
+            code: "solve::{saddle_point, Certified}, gap::gap_function",
             check: check_lemma3,
         },
     ]
@@ -137,10 +139,10 @@ fn check_fact1(b: Budget) -> Result<Evidence> {
             }
             let dg = (gap(w1, t1)? - gap(w2, t2)?).abs();
             let label = format!("{} pair {j}", inst.name);
-            main.observe(dg, std::f64::consts::SQRT_2 * l * dz, label.clone());
+            main.observe(dg, fact1_bound(l, dz), label.clone());
             ctrl.observe(dg, l * dz, label);
             if k == 4 && j == 0 {
-                tight = Some(dg / (std::f64::consts::SQRT_2 * l * dz));
+                tight = Some(dg / fact1_bound(l, dz));
             }
         }
     }
@@ -179,38 +181,23 @@ fn check_lemma2(b: Budget) -> Result<Evidence> {
     for lam in &lambdas {
         for (aw, at) in &anchors {
             for n in 1..=nmax {
-                for c in exact::count_vectors(n, atoms.len()) {
-                    let (ab, bb) = lin_box::mean(&atoms, &c);
-                    let z = lin_box::reg_saddle(&ab, &bb, lam, aw, at);
-                    for a in 0..atoms.len() {
-                        if c[a] == 0 {
-                            continue;
-                        }
-                        for bb_i in 0..atoms.len() {
-                            if bb_i == a {
-                                continue;
-                            }
-                            let mut c2 = c.clone();
-                            c2[a] -= 1;
-                            c2[bb_i] += 1;
-                            let (ab2, bb2) = lin_box::mean(&atoms, &c2);
-                            let z2 = lin_box::reg_saddle(&ab2, &bb2, lam, aw, at);
-                            let d2 =
-                                (&z.0 - &z2.0) * (&z.0 - &z2.0) + (&z.1 - &z2.1) * (&z.1 - &z2.1);
-                            let nn = BigRational::from_integer(n.into());
-                            let bound = r(2, 1) * &l / (lam * &nn);
-                            let ctrl_bound = &l / (lam * &nn);
-                            let ratio = (d2.to_f64().unwrap_or(f64::NAN)).sqrt()
-                                / bound.to_f64().unwrap_or(f64::NAN);
-                            let label = format!("exact lin_box λ={lam} anchor=({aw},{at}) counts={c:?} move {a}→{bb_i}");
-                            main.observe_exact(d2 <= &bound * &bound, Some(ratio), label.clone());
-                            ctrl.observe_exact(
-                                d2 <= &ctrl_bound * &ctrl_bound,
-                                Some(2.0 * ratio),
-                                label,
-                            );
-                        }
-                    }
+                let bound = lemma2_stability_exact(&l, lam, n as u64);
+                let ctrl_bound = &bound / r(2, 1);
+                let z_of = |c: &[usize]| {
+                    let (ab, bb) = lin_box::mean(&atoms, c);
+                    lin_box::reg_saddle(&ab, &bb, lam, aw, at)
+                };
+                for mv in exact::replace_one_moves(n, atoms.len()) {
+                    let (z, z2) = (z_of(&mv.counts), z_of(&mv.neighbour));
+                    let d2 = (&z.0 - &z2.0) * (&z.0 - &z2.0) + (&z.1 - &z2.1) * (&z.1 - &z2.1);
+                    let ratio = (d2.to_f64().unwrap_or(f64::NAN)).sqrt()
+                        / bound.to_f64().unwrap_or(f64::NAN);
+                    let (c, a, bb_i) = (&mv.counts, mv.from, mv.to);
+                    let label = format!(
+                        "exact lin_box λ={lam} anchor=({aw},{at}) counts={c:?} move {a}→{bb_i}"
+                    );
+                    main.observe_exact(d2 <= &bound * &bound, Some(ratio), label.clone());
+                    ctrl.observe_exact(d2 <= &ctrl_bound * &ctrl_bound, Some(2.0 * ratio), label);
                 }
             }
         }

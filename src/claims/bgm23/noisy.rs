@@ -1,29 +1,29 @@
 //! BGM23 App. C.2 (noisy SGDA, Thm 21, Thm 22's premise, Lemma 9, the gradient complexity), App.
 //! A.2 (one-pass local-DP SGDA, Cor 16) and App. B.1's Lemma 17 (weak-gap generalization).
 //!
-//! * Thm 21 (L540) with the explicit constant of inventory A-4: for any fixed comparator z with
+//! * Thm 21 with the explicit constant of its proof (Lemma 20 with τ² = L²/m + dσ²): for any fixed comparator z with
 //!   ‖z_0 − z‖ ≤ D̂, E[F_S(w̄, θ) − F_S(w, θ̄)] ≤ (D̂L/(2√T))(2 + 1/m + c₀/32). Monte Carlo; the
 //!   comparator is the certified solver's saddle point ẑ_S (Lemma 20 holds for every fixed
 //!   comparator, so no solver slack is needed) and the parameter algebra dσ² ≤ c₀L²/32 is
 //!   checked exactly.
-//! * Thm 21's batch size (L530) against Thm 22's premise T ≥ n²ε/m² (L544–L546): an erratum
-//!   (inventory I-31), decided in exact rationals.
-//! * Lemma 9 (L200): one call at n′ = ⌊n/log₂ n⌋ on a regularized objective (the round objective
+//! * Thm 21's batch size (App. C.2) against Thm 22's premise T ≥ n²ε/m² (the paragraph after
+//!   Thm 22): an erratum (E-BGM23-31), decided in exact rationals.
+//! * Lemma 9: one call at n′ = ⌊n/log₂ n⌋ on a regularized objective (the round objective
 //!   of Algorithm 1: step with the full Lipschitz constant, noise with the data part's) uses
 //!   exactly m·T gradient evaluations and is α̂-relatively accurate with α̂ at the rounded T.
 //! * The gradient complexity of Thm 21: measured counts over a grid against
 //!   min{n²ε^1.5/√(d log(1/δ)), n^1.5}, in a band whose constants are derived in
 //!   `proofs-notes/bgm23.md`.
-//! * Cor 16 (L340), corrected (inventory §4): mean population strong gap of one-pass LDP SGDA
+//! * Cor 16, corrected (E-BGM23-36): mean population strong gap of one-pass LDP SGDA
 //!   ≤ B²/(ηn) + (η/2)(3L² + 2dσ²), with fresh samples from a finite-support distribution (the
 //!   population gap is exact); every record is used exactly once.
-//! * Lemma 17 (L352): Gap_weak ≤ E_S Gap_S + ΔL for data-affine losses (exact enumeration with
+//! * Lemma 17: Gap_weak ≤ E_S Gap_S + ΔL for data-affine losses (exact enumeration with
 //!   the machinery of [`super::section5`]), √2·ΔL in general.
 
-use super::section5::{self, BoxAlg, BoxInstance, ExactBox};
-use super::sgda::{mean_lcb, pair_gap};
-use crate::algorithms::ldp_sgda::{cor16_bound, LdpSgda};
-use crate::algorithms::noisy_sgda::{alpha_hat_at, alpha_hat_explicit, NoisySgda};
+use super::section5::{self, BoxAlg, BoxInstance};
+use super::sgda::mean_lcb;
+use crate::algorithms::ldp_sgda::LdpSgda;
+use crate::algorithms::noisy_sgda::NoisySgda;
 use crate::algorithms::Algorithm;
 use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
 use crate::error::{invalid, Result};
@@ -32,6 +32,12 @@ use crate::gap::gap_function;
 use crate::geometry::Domain;
 use crate::instances;
 use crate::linalg::{self, Matrix};
+use crate::papers::bgm23::bounds::lemma20_pair_gap as pair_gap;
+use crate::papers::bgm23::bounds::{
+    lemma17_bound_sq, lemma9_complexity, lemma9_printed_alpha, thm21_complexity,
+};
+use crate::papers::bgm23::exact_box::ExactBox;
+use crate::papers::bgm23::schedules::{cor16_bound, lemma9_alpha_hat, lemma9_alpha_hat_at};
 use crate::privacy::papers::{bgm23_thm21, bgm23_thm21_params, Variant};
 use crate::privacy::replacement;
 use crate::problem::{
@@ -56,9 +62,9 @@ pub fn claims() -> Vec<Claim> {
                         (step with its full Lipschitz constant, noise with the data part's), makes exactly m·T \
                         gradient evaluations, in O(min{n²ε^1.5/(log²n √(d log(1/δ))), n^1.5/log^1.5 n}) with \
                         explicit constants, and is α̂-relatively accurate with α̂ = (L_step/(2√T))(2 + \
-                        (L_noise/L_step)²(1/m + c₀/32)) (Lemma 9 omits the L/√n′ part of α̂, I-34).",
+                        (L_noise/L_step)²(1/m + c₀/32)) (Lemma 9 omits the L/√n′ part of α̂, E-BGM23-34).",
             kind: Kind::MonteCarlo,
-            code: "algorithms::noisy_sgda::{NoisySgda, alpha_hat_at, alpha_hat_explicit}",
+            code: "algorithms::noisy_sgda::NoisySgda, papers::bgm23::schedules::{lemma9_alpha_hat_at, lemma9_alpha_hat}",
             check: check_lemma9,
         },
         Claim {
@@ -66,11 +72,11 @@ pub fn claims() -> Vec<Claim> {
             paper: "BGM23",
             item: "Cor 16",
             statement: "One-pass LDP SGDA (T = n, random order, each user releases g(z; x) + N(0, σ²I)) uses every \
-                        record exactly once and, corrected (inventory §4: ghost iterate, σ = 2L√(2 ln(1.25/δ))/ε, \
+                        record exactly once and, corrected (E-BGM23-36: ghost iterate, σ = 2L√(2 ln(1.25/δ))/ε, \
                         η = Bε/(L√(nd log(1/δ))) or η* = B√(2/(nV))), has population strong gap \
                         ≤ B²/(ηn) + (η/2)(3L² + 2dσ²).",
             kind: Kind::MonteCarlo,
-            code: "algorithms::ldp_sgda::{LdpSgda, cor16_bound}, rng::NoiseSource::permutation",
+            code: "algorithms::ldp_sgda::LdpSgda, papers::bgm23::schedules::cor16_bound, rng::NoiseSource::permutation",
             check: check_cor16,
         },
         Claim {
@@ -79,9 +85,9 @@ pub fn claims() -> Vec<Claim> {
             item: "Lemma 17",
             statement: "A Δ-UAS algorithm on an L-Lipschitz loss has Gap_weak ≤ E_S Gap_S + √2·ΔL; for losses affine \
                         in the data with data-independent coupling, Gap_weak ≤ E_S Gap_S + Δ·max‖x‖ ≤ E_S Gap_S + ΔL \
-                        (the printed constant). L352's \"E_C\" is E_S.",
+                        (the printed constant). Lemma 17's \"E_C\" is E_S (E-BGM23-46).",
             kind: Kind::Enumerated,
-            code: "claims::bgm23::section5::{enumerate_box, float_stats}",
+            code: "papers::bgm23::exact_box::ExactBox, papers::bgm23::bounds::lemma17_bound_sq",
             check: check_lemma17,
         },
         Claim {
@@ -90,7 +96,7 @@ pub fn claims() -> Vec<Claim> {
             item: "Thm 21",
             statement: "Noisy SGDA with T = ⌊min{n/8, n²ε²/(32d log(1/δ))}⌋, η = D̂/(L√T), σ² = c₀TL² log(1/δ)/(n²ε²) \
                         satisfies dσ² ≤ c₀L²/32 and, for any fixed z with ‖z_0 − z‖ ≤ D̂, \
-                        E[F_S(w̄, θ) − F_S(w, θ̄)] ≤ (D̂L/(2√T))(2 + 1/m + c₀/32) (inventory A-4).",
+                        E[F_S(w̄, θ) − F_S(w, θ̄)] ≤ (D̂L/(2√T))(2 + 1/m + c₀/32) (Lemma 20 with τ² = L²/m + dσ², as the proof of Thm 21 says).",
             kind: Kind::MonteCarlo,
             code: "algorithms::noisy_sgda::NoisySgda, privacy::papers::bgm23_thm21",
             check: check_thm21,
@@ -98,9 +104,9 @@ pub fn claims() -> Vec<Claim> {
         Claim {
             id: "bgm23.thm21_batch_rule",
             paper: "BGM23",
-            item: "Thm 21 / Thm 22 premise (L530, L546)",
+            item: "Thm 21 / Thm 22 premise (App. C.2)",
             statement: "The printed batch size m = max{n√(ε/(4T)), 1} gives n²ε/m² ≈ 4T > T, so Thm 22's premise \
-                        T ≥ n²ε/m² fails although L546 asserts it; the corrected m = max{⌈n√(ε/T)⌉, 1} (capped \
+                        T ≥ n²ε/m² fails although the paragraph after Thm 22 asserts it; the corrected m = max{⌈n√(ε/T)⌉, 1} (capped \
                         at n) is the smallest batch satisfying it.",
             kind: Kind::Erratum,
             code: "privacy::papers::{bgm23_thm21_params, NoisySgdaParams}",
@@ -400,18 +406,18 @@ fn check_thm21(b: Budget) -> Result<Evidence> {
             for seed in 0..n_mc as u64 {
                 let out = alg.run(&f, &s, &mut NoiseSource::sample(seed))?;
                 let same = out.grad_evals == p.batch * p.iterations
-                    && out.info["eta"].as_f64() == Some(eta)
-                    && out.info["T"].as_u64() == Some(p.iterations);
+                    && out.info.as_noisy_sgda().map(|i| (i.eta, i.iterations))
+                        == Some((eta, p.iterations));
                 runs.observe_exact(same, None, format!("{name} {rule:?} seed={seed}"));
                 x.push(pair_gap(&f, &obj, &out.z(), &zhat));
             }
             let (mean, sd, lcb) = mean_lcb(&x);
-            let alpha = alpha_hat_at(l, l, p.batch, c0, p.iterations);
+            let alpha = lemma9_alpha_hat_at(l, l, p.batch, c0, p.iterations);
             let bound = d_hat * alpha;
             let label = format!("{name}, m rule {rule:?}, N={n_mc}");
             mc.observe(lcb, bound, label.clone());
             ctrl.observe(lcb, bound / (p.iterations as f64).sqrt(), label.clone());
-            let explicit = d_hat * alpha_hat_explicit(l, l, p.batch, c0, n as u64, 4, eps, delta);
+            let explicit = d_hat * lemma9_alpha_hat(l, l, p.batch, c0, n as u64, 4, eps, delta);
             notes.push(format!(
                 "{label}: T={} m={} σ={:.5} η={eta:.5} L={l:.4} D̂={d_hat:.4}; mean={mean:.5} (sd {sd:.4}, LCB99.9 {lcb:.5}) \
                  ≤ bound {bound:.5} (mean/bound {:.3}); D̂·α̂_explicit (unrounded T) = {explicit:.5}",
@@ -449,12 +455,6 @@ fn check_thm21(b: Budget) -> Result<Evidence> {
 
 // ---------------------------------------------------------------------------------------------
 // Gradient complexity (Thm 21, Lemma 9)
-
-/// min{n²ε^1.5/√(d log(1/δ)), n^1.5}: Thm 21's gradient complexity without its constant.
-fn thm21_complexity(n: f64, d: u64, eps: f64, delta: f64) -> f64 {
-    let dl = d as f64 * (1.0 / delta).ln();
-    (n * n * eps.powf(1.5) / dl.sqrt()).min(n.powf(1.5))
-}
 
 /// The band of count/complexity (proofs-notes/bgm23.md, "Gradient complexity"): for ε ∈ [ε_min, 1],
 /// d log(1/δ) ≥ 1, n ≥ 4, both batch rules.
@@ -639,17 +639,16 @@ fn check_lemma9(b: Budget) -> Result<Evidence> {
                     counts.observe_exact(
                         out.grad_evals == count
                             && out.ledger.as_ref() == Some(&cal.ledger)
-                            && out.info["grad_evals_m_times_T"].as_u64() == Some(count),
+                            && out.info.as_noisy_sgda().map(|i| i.grad_evals_m_times_t)
+                                == Some(count),
                         None,
                         format!("{label}: count {} = m·T = {count}, ledger", out.grad_evals),
                     );
-                    let dl = d as f64 * (1.0 / delta).ln();
                     let nf = n as f64;
-                    let m9 = (nf * nf * eps.powf(1.5) / (log2n * log2n * dl.sqrt()))
-                        .min(nf.powf(1.5) / log2n.powf(1.5));
+                    let m9 = lemma9_complexity(n, d, eps, delta);
                     let lo = lo0 * (n_prime as f64 * log2n / nf).powi(2);
                     observe_band(&mut band, count as f64 / m9, lo, hi, &label);
-                    let a_exp = alpha_hat_explicit(
+                    let a_exp = lemma9_alpha_hat(
                         l_step,
                         l,
                         p.batch,
@@ -659,7 +658,7 @@ fn check_lemma9(b: Budget) -> Result<Evidence> {
                         eps,
                         delta,
                     );
-                    let printed = log2n * l * dl.sqrt() / (nf * eps);
+                    let printed = lemma9_printed_alpha(n, d, l, eps, delta);
                     notes.push(format!(
                         "{label}: T={} m={} count={count} (/Lemma 9's min{{…}} = {:.4}); α̂_explicit(n′) = {a_exp:.4}, \
                          Lemma 9's printed rate log₂n·L√(d log(1/δ))/(nε) = {printed:.4} (ratio {:.2}; the L/√n′ term it omits: {:.4})",
@@ -724,7 +723,7 @@ fn check_lemma9(b: Budget) -> Result<Evidence> {
             x.push(pair_gap(&f, &obj, &out.z(), &zstar) / d_hat);
         }
         let (mean, sd, lcb) = mean_lcb(&x);
-        let alpha = alpha_hat_at(l_step, l, p.batch, c0, p.iterations);
+        let alpha = lemma9_alpha_hat_at(l_step, l, p.batch, c0, p.iterations);
         let label = format!("α̂-relative accuracy at n′={n_prime}, d=4, ε=1, {rule:?}, N={n_mc}");
         mc.observe(lcb, alpha + slack / d_hat, label.clone());
         ctrl.observe(
@@ -1076,12 +1075,12 @@ fn check_lemma17(b: Budget) -> Result<Evidence> {
         let dl = (exact::to_f64(&(&s.delta2 * &inst.l * &inst.l))).sqrt();
         let dlx = (exact::to_f64(&(&s.delta2 * &lx2))).sqrt();
         main.observe_exact(
-            le_sqrt(&gen, &(&s.delta2 * &inst.l * &inst.l))?,
+            le_sqrt(&gen, &lemma17_bound_sq(&s.delta2, &(&inst.l * &inst.l)))?,
             (dl > 0.0).then(|| g / dl),
             label.clone(),
         );
         sharp.observe_exact(
-            le_sqrt(&gen, &(&s.delta2 * &lx2))?,
+            le_sqrt(&gen, &lemma17_bound_sq(&s.delta2, &lx2))?,
             (dlx > 0.0).then(|| g / dlx),
             label.clone(),
         );
@@ -1132,7 +1131,7 @@ fn check_lemma17(b: Budget) -> Result<Evidence> {
         )))
 }
 
-/// BGM23 Thm 22 (L544) as used by Thm 21: the unnamed constant made concrete.
+/// BGM23 Thm 22 as used by Thm 21: the unnamed constant made concrete.
 pub fn thm22_claims() -> Vec<Claim> {
     vec![Claim {
         id: "bgm23.thm22",

@@ -6,8 +6,8 @@
 //! with four fixed atoms x = (a, b); the population gap Ĝap(z̄_T) of F_D is exact (the finite
 //! distribution). Expectations over S (and the noise) are Monte Carlo over seeded replicates.
 //!
-//! **λ.** The theorems' constant 48 makes T = ⌊log₂(L/(Bλ))⌋ = 0 for every n′ < 9216 (inventory
-//! I-60), so the experiments use the theorems' λ with 48 replaced by κ = 1:
+//! **λ.** The theorems' constant 48 makes T = ⌊log₂(L/(Bλ))⌋ = 0 for every n′ < 9216
+//! (E-BGM23-60), so the experiments use the theorems' λ with 48 replaced by κ = 1:
 //! λ = κL/(B√n′) (Thm 18 / Thm 5 with α̂ = 0) and λ = κ(L/√n′ + L√(d log(2/δ))/(n′ε))/B (Thm 12).
 //! The rate (the exponent) does not depend on κ; Thm 18's explicit bound is evaluated with the
 //! λ actually used.
@@ -19,10 +19,10 @@ use crate::claims::bgm23::sgda::Z999;
 use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
 use crate::error::Result;
 use crate::gap::gap_function;
-use crate::geometry::Domain;
-use crate::linalg::{self, Matrix};
-use crate::problem::{Dataset, FiniteDist, Objective, QuadBilinear, SaddleFn};
-use crate::rng::{NoiseSource, Stream};
+use crate::papers::bgm23::bounds::thm18_bound;
+use crate::papers::bgm23::instances::{rate_distribution, rate_loss, rate_sample};
+use crate::problem::{FiniteDist, Objective, QuadBilinear, SaddleFn};
+use crate::rng::NoiseSource;
 
 /// The rate claims.
 pub fn claims() -> Vec<Claim> {
@@ -35,7 +35,7 @@ pub fn claims() -> Vec<Claim> {
                         logarithms (fitted log-log slope within ±0.1 of −1/2; quick budget n = 10⁴..10⁵, full \
                         budget n = 10⁴..10⁶), and stays below Thm 18's explicit bound √2BL/2^T + 12TλB² at every n.",
             kind: Kind::MonteCarlo,
-            code: "algorithms::recursive_regularization, claims::bgm23::rates",
+            code: "algorithms::recursive_regularization, papers::bgm23::instances::{rate_loss, rate_distribution}, papers::bgm23::bounds::thm18_bound",
             check: check_rate_n,
         },
         Claim {
@@ -52,42 +52,9 @@ pub fn claims() -> Vec<Claim> {
     ]
 }
 
-/// The experiments' loss: f(w, θ; x) = ⟨a, w⟩ − ⟨b, θ⟩ + wᵀθ on unit balls of ℝ⁵ × ℝ⁵
-/// (x = (a, b), d = 10). The coupling makes the saddle point interior (w* = b̄, θ* = −ā), so the
-/// gap is first order in the distance to it (a loss linear in each block alone would have its
-/// saddle point on the sphere, where the gap is second order and decays like 1/n).
-pub fn loss() -> Result<QuadBilinear> {
-    let ball = |d: usize| Domain::Ball {
-        center: vec![0.0; d],
-        radius: 1.0,
-    };
-    QuadBilinear::data_affine(ball(5), ball(5), Matrix::identity(5), 0.0, 0.0)
-}
-
-/// Four atoms of norm `scale` around the point `base` (all seeded), probabilities .4/.3/.2/.1.
-pub fn distribution(base: &[f64], scale: f64) -> Result<FiniteDist> {
-    let mut s = Stream::new(23, "claims/bgm23.rates/atoms");
-    let atoms: Vec<Vec<f64>> = (0..4)
-        .map(|_| {
-            let v: Vec<f64> = (0..10).map(|_| s.normal()).collect();
-            let n = linalg::norm2(&v);
-            linalg::add(base, &linalg::scale(scale / n, &v))
-        })
-        .collect();
-    FiniteDist::new(atoms, vec![0.4, 0.3, 0.2, 0.1])
-}
-
-/// n i.i.d. points of `dist` from the stream ("claims/bgm23.rates/data", seed).
-pub fn sample(dist: &FiniteDist, n: usize, seed: u64) -> Result<Dataset> {
-    let mut s = Stream::new(seed, "claims/bgm23.rates/data");
-    let u = s.uniforms(n);
-    let idx = dist.sample_indices(&u)?;
-    Dataset::new(idx.into_iter().map(|i| dist.atoms[i].clone()).collect())
-}
-
 /// One point of an experiment: mean gap, its standard error, the bound, T and n′.
 #[derive(Clone, Debug)]
-pub struct RatePoint {
+struct RatePoint {
     /// n or ε.
     pub x: f64,
     /// Mean Ĝap(z̄_T) over replicates.
@@ -132,24 +99,23 @@ fn point(
     let pop = Objective::population(dist);
     let mut gaps = Vec::with_capacity(reps as usize);
     for r in 0..reps {
-        let s = sample(dist, n, r)?;
+        let s = rate_sample(dist, n, r)?;
         let out = alg.run_with(&alg.a_emp, f, &s, &mut NoiseSource::sample(1000 + r))?;
         gaps.push(gap_function(f, &pop, &out.output.w, &out.output.theta)?.gap);
     }
     let m = gaps.iter().sum::<f64>() / reps as f64;
     let var = gaps.iter().map(|g| (g - m) * (g - m)).sum::<f64>() / (reps as f64 - 1.0);
-    let t = sch.rounds as f64;
     Ok(RatePoint {
         x,
         mean: m,
         se: (var / reps as f64).sqrt(),
-        bound: 2f64.sqrt() * b * l / 2f64.powi(sch.rounds as i32) + 12.0 * t * lambda * b * b,
+        bound: thm18_bound(b, l, lambda, sch.rounds),
         rounds: sch.rounds,
     })
 }
 
 /// Least-squares slope of log(mean) on log(x).
-pub fn loglog_slope(pts: &[RatePoint]) -> f64 {
+fn loglog_slope(pts: &[RatePoint]) -> f64 {
     let xs: Vec<f64> = pts.iter().map(|p| p.x.ln()).collect();
     let ys: Vec<f64> = pts.iter().map(|p| p.mean.ln()).collect();
     let k = xs.len() as f64;
@@ -195,9 +161,9 @@ fn report(main: &mut BoundCheck, pts: &[RatePoint], what: &str) -> Vec<String> {
 }
 
 /// The n-experiment. Negative control: the slope claim "−1" (a 1/n rate) on the same fit.
-pub fn check_rate_n(b: Budget) -> Result<Evidence> {
-    let f = loss()?;
-    let dist = distribution(&[0.0; 10], 0.5)?;
+fn check_rate_n(b: Budget) -> Result<Evidence> {
+    let f = rate_loss()?;
+    let dist = rate_distribution(&[0.0; 10], 0.5)?;
     let (ns, reps): (Vec<usize>, u64) = if b == Budget::Full {
         (vec![10_000, 31_623, 100_000, 316_228, 1_000_000], 24)
     } else {
@@ -231,7 +197,7 @@ pub fn check_rate_n(b: Budget) -> Result<Evidence> {
         );
         ev = ev.note(format!(
             "Thm 18 with its own λ at n = 10⁶: T = {}, gap {:.4e} ± {:.1e}, bound {:.3e} (ratio {:.3e}; the bound exceeds \
-             max Ĝap ≤ √2·L·B here, I-60)",
+             max Ĝap ≤ √2·L·B here, E-BGM23-60)",
             p.rounds, p.mean, p.se, p.bound, p.mean / p.bound
         ));
         ev.pass = ev.pass && main.pass();
@@ -243,13 +209,13 @@ pub fn check_rate_n(b: Budget) -> Result<Evidence> {
 }
 
 /// The ε-experiment at fixed n. Negative control: the slope claim "−1/2".
-pub fn check_rate_eps(b: Budget) -> Result<Evidence> {
-    let f = loss()?;
+fn check_rate_eps(b: Budget) -> Result<Evidence> {
+    let f = rate_loss()?;
     // Small data spread: the statistical error (∝ spread/√n′) stays far below the noise.
     let mut base = vec![0.0; 10];
     base[0] = 0.3;
     base[7] = -0.2;
-    let dist = distribution(&base, 0.01)?;
+    let dist = rate_distribution(&base, 0.01)?;
     let (n, eps, reps): (usize, Vec<f64>, u64) = if b == Budget::Full {
         (1_000_000, vec![0.025, 0.05, 0.1, 0.2], 16)
     } else {

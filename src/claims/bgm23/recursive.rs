@@ -1,18 +1,25 @@
 //! BGM23 §4 and App. B: Recursive Regularization (Algorithm 1) and its analysis, Lemma 19,
-//! Theorem 18, and the text claims about the schedule (L131, L152, L170, L465, L477).
+//! Theorem 18, and the facts about the schedule stated in Algorithm 1, §3 and the proofs of
+//! Theorems 18 and 5.
 //!
 //! The workhorse is LIN-box (`QuadBilinear::lin_box(c)`, B = 1) with the two antipodal unit atoms
 //! (3/5, 4/5), (−3/5, −4/5): every expectation over S is a finite sum over count paths
-//! (`algorithms::rr_paths`), so E_t, F_t, G_t, P.1, P.2 and the terms of Thm 18 are exact
+//! (`algorithms::recursive_regularization::paths`), so E_t, F_t, G_t, P.1, P.2 and the terms of Thm 18 are exact
 //! expectations (to the certified solver's tolerance), not estimates.
 
+use crate::algorithms::recursive_regularization::paths::{enumerate_paths, PathMoments};
 use crate::algorithms::recursive_regularization::{
     Aemp, AempSpec, DistanceRule, RecursiveRegularization, Schedule,
 };
-use crate::algorithms::rr_paths::{enumerate_paths, PathMoments};
 use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
 use crate::error::Result;
 use crate::linalg;
+use crate::papers::bgm23::bounds::{
+    cor10_complexity, lemma19_eq7_bound, lemma19_p1_bound, lemma19_p2_bound, lemma19_p2_step,
+    lemma19_star_to_tilde_bound, thm12_noise_budget, thm12_radius_budget,
+    thm12_release_sensitivity, thm18_bound, thm18_hypothesis, thm5_step_iv,
+};
+use crate::papers::Reading;
 use crate::problem::{FiniteDist, QuadBilinear, SaddleFn};
 
 /// The Algorithm 1 claims (Lemma 19, Thm 18, the schedule facts).
@@ -25,32 +32,32 @@ pub fn claims() -> Vec<Claim> {
             statement: "Each step of Lemma 19's proof, with E_t, F_t, G_t exact over all count paths: \
                         (6) E‖z̄_t − z*_t‖² ≤ 3(E_t + F_t + E‖z̃_t − z*_t‖²) and E‖z̃_t − z*_t‖² ≤ G_t; \
                         (7) F_t ≤ n′(Δ*_t)² ≤ L²/(2^{2t}λ²n′); G_t ≤ Δ*_t·L/(2^tλ); \
-                        L429 E‖z*_t − z̃_{t−1}‖² ≤ ½G_{t−1} + 2E_{t−1} + 2F_{t−1}; \
-                        P.2 (corrected, I-13) E‖z*_t − z̄_{t−1}‖² ≤ G_{t−1} + 8E_{t−1} + 8F_{t−1}; \
+                        the display after eq. (8), E‖z*_t − z̃_{t−1}‖² ≤ ½G_{t−1} + 2E_{t−1} + 2F_{t−1}; \
+                        P.2 (corrected, E-BGM23-13) E‖z*_t − z̄_{t−1}‖² ≤ G_{t−1} + 8E_{t−1} + 8F_{t−1}; \
                         and, where Thm 18's hypotheses hold, P.1 ≤ B²/2^{2t}, P.2 ≤ B²/2^{2(t−1)}.",
             kind: Kind::Enumerated,
-            code: "algorithms::rr_paths::enumerate_paths, algorithms::recursive_regularization",
+            code: "algorithms::recursive_regularization::paths::enumerate_paths, algorithms::recursive_regularization",
             check: check_lemma19,
         },
         Claim {
             id: "bgm23.thm18",
             paper: "BGM23",
             item: "Theorem 18",
-            statement: "Pathwise: Ĝap(z*_T) ≤ 2Bλ Σ_{t<T} 2^{t+1}‖z*_T − z̄_t‖ (L451–L453) and \
+            statement: "Pathwise: Ĝap(z*_T) ≤ 2Bλ Σ_{t<T} 2^{t+1}‖z*_T − z̄_t‖ (proof of Thm 18, the display after eq. (10)) and \
                         Ĝap(z̄_T) − Ĝap(z*_T) ≤ √2L‖z̄_T − z*_T‖ (eq. (9)); hence the λ-free bound (★) \
                         Ĝap(z̄_T) ≤ √2L‖z̄_T − z*_T‖ + 4λB[Σ_t 2^t‖z*_{t+1} − z̄_t‖ + Σ_{r≥1}(2^r − 1)(‖z*_{r+1} − z̄_r‖ + ‖z̄_r − z*_r‖)] \
                         on every path and in expectation; under the hypotheses, Gap(R) ≤ √2BL/2^T + 12TλB².",
             kind: Kind::Enumerated,
-            code: "algorithms::rr_paths::Thm18Terms",
+            code: "algorithms::recursive_regularization::paths::Thm18Terms",
             check: check_thm18,
         },
         Claim {
             id: "bgm23.alg1_schedule",
             paper: "BGM23",
-            item: "Algorithm 1 (L131, L170, L465, L477)",
-            statement: "With T = ⌊log₂(L/(Bλ))⌋: T·n′ ≤ n and the chunks are disjoint (L131); T ≤ ½log₂n′ \
-                        when λ ≥ L/(B√n′) (L465); every f^(t) is (L + 2BΛ_t) ≤ 5L-Lipschitz on W×Θ (L477); \
-                        F^(t) is μ_t = (2^{t+2} − 4)λ ≥ 2^{t+1}λ strongly monotone (L170), with equality \
+            item: "Algorithm 1",
+            statement: "With T = ⌊log₂(L/(Bλ))⌋: T·n′ ≤ n and the chunks are disjoint (Algorithm 1, line 2); T ≤ ½log₂n′ \
+                        when λ ≥ L/(B√n′) (end of the proof of Thm 18); every f^(t) is (L + 2BΛ_t) ≤ 5L-Lipschitz on W×Θ (proof of Thm 5); \
+                        F^(t) is μ_t = (2^{t+2} − 4)λ ≥ 2^{t+1}λ strongly monotone (§3, proof sketch after Lemma 7), with equality \
                         for bilinear f.",
             kind: Kind::Exact,
             code: "algorithms::recursive_regularization::Schedule",
@@ -121,7 +128,7 @@ fn run_config(cfg: &Config) -> Result<Run> {
     let (l, b) = (k.lipschitz, k.diameter);
     let lambda = match cfg.lambda_factor {
         Some(x) => x * l / (b * 2f64.powi(cfg.rounds as i32)),
-        None => crate::algorithms::recursive_regularization::lambda_thm18(b, l, cfg.n_prime),
+        None => crate::papers::bgm23::schedules::lambda_thm18(b, l, cfg.n_prime),
     };
     let sch = Schedule::free(
         cfg.rounds * cfg.n_prime,
@@ -154,7 +161,7 @@ fn run_config(cfg: &Config) -> Result<Run> {
         && m.rounds
             .iter()
             .enumerate()
-            .all(|(i, r)| r.e <= b * b / (12.0 * 4f64.powi(i as i32 + 1)));
+            .all(|(i, r)| r.e <= thm18_hypothesis(b, i + 1));
     Ok(Run {
         label: format!(
             "c={} p={} n′={} T={} λ={:.4} {}",
@@ -207,7 +214,7 @@ fn check_lemma19(b: Budget) -> Result<Evidence> {
             ctrl.observe(r.f, np * delta * delta / 8.0, lab("F_t ≤ n′Δ*²/8"));
             main.observe(
                 np * delta * delta,
-                sch.lipschitz.powi(2) / (inc * inc * np),
+                lemma19_eq7_bound(sch.lipschitz, inc, sch.n_prime),
                 lab("n′Δ*² ≤ L²/(2^{2t}λ²n′)"),
             );
             main.observe(r.g, delta * run.l / inc, lab("G_t ≤ Δ*L/(2^tλ)"));
@@ -215,11 +222,15 @@ fn check_lemma19(b: Budget) -> Result<Evidence> {
                 let p = &run.m.rounds[i - 1];
                 main.observe(
                     r.star_to_prev_tilde,
-                    0.5 * p.g + 2.0 * p.e + 2.0 * p.f,
-                    lab("L429"),
+                    lemma19_star_to_tilde_bound(p.g, p.e, p.f),
+                    lab("proof of Lemma 19, display after eq. (8)"),
                 );
-                main.observe(r.p2, p.g + 8.0 * p.e + 8.0 * p.f, lab("P.2 corrected"));
-                let lit = 0.5 * p.g + 6.0 * p.e + 6.0 * p.f;
+                main.observe(
+                    r.p2,
+                    lemma19_p2_step(Reading::Corrected, p.g, p.e, p.f),
+                    lab("P.2 corrected"),
+                );
+                let lit = lemma19_p2_step(Reading::PaperLiteral, p.g, p.e, p.f);
                 if lit > 0.0 {
                     literal_p2_worst = literal_p2_worst.max(r.p2 / lit);
                 }
@@ -235,24 +246,20 @@ fn check_lemma19(b: Budget) -> Result<Evidence> {
                 );
                 d_hat_literal_worst = d_hat_literal_worst
                     .max(rms / DistanceRule::PaperLiteral.d_hat(sch.diameter, t));
-                main.observe(r.p1, bb / 4f64.powi(t as i32), lab("P.1 ≤ B²/2^{2t}"));
-                main.observe(
-                    r.p2,
-                    bb / 4f64.powi(t as i32 - 1),
-                    lab("P.2 ≤ B²/2^{2(t−1)}"),
-                );
+                main.observe(r.p1, lemma19_p1_bound(bb, t), lab("P.1 ≤ B²/2^{2t}"));
+                main.observe(r.p2, lemma19_p2_bound(bb, t), lab("P.2 ≤ B²/2^{2(t−1)}"));
             }
         }
     }
     Ok(Evidence::from_checks(&main, Some(("F_t ≤ n′(Δ*_t)²/8", &ctrl)))
         .note(format!(
-            "paper's P.2 form ½G + 6E + 6F (unproven, I-13): worst ratio {literal_p2_worst:.4} (recorded)"
+            "paper's P.2 form ½G + 6E + 6F (unproven, E-BGM23-13): worst ratio {literal_p2_worst:.4} (recorded)"
         ))
         .note(format!(
-            "P.1 over 3(E + F + G) (the slack of L420): worst {p1_loose:.4}"
+            "P.1 over 3(E + F + G) (the slack at the end of P.1 in the proof of Lemma 19): worst {p1_loose:.4}"
         ))
         .note(format!(
-            "RMS start distance over the printed D̂_t = B/2^t (I-9), Thm 18 regime: worst {d_hat_literal_worst:.4} (recorded)"
+            "RMS start distance over the printed D̂_t = B/2^t (E-BGM23-9), Thm 18 regime: worst {d_hat_literal_worst:.4} (recorded)"
         ))
         .note(format!(
             "{regime} round-instances in Thm 18's regime (λ = 48L/(B√n′), E_t ≤ B²/(12·4^t))"
@@ -260,7 +267,7 @@ fn check_lemma19(b: Budget) -> Result<Evidence> {
 }
 
 /// Thm 18: the pathwise decomposition and (★), and the final bound where its hypotheses hold.
-/// Negative control: L453 with Bλ in place of 2Bλ.
+/// Negative control: the display after eq. (10) with Bλ in place of 2Bλ.
 fn check_thm18(b: Budget) -> Result<Evidence> {
     let mut main = BoundCheck::new(1e-9, 1e-12);
     let mut ctrl = BoundCheck::new(1e-9, 1e-12);
@@ -270,12 +277,12 @@ fn check_thm18(b: Budget) -> Result<Evidence> {
         let th = &run.m.thm18;
         paths += th.paths;
         main.observe(
-            th.worst_l453_ratio,
+            th.worst_after_eq10_ratio,
             1.0,
-            format!("{}: L453 pathwise", run.label),
+            format!("{}: display after eq. (10) pathwise", run.label),
         );
         ctrl.observe(
-            th.worst_l453_ratio_halved,
+            th.worst_after_eq10_ratio_halved,
             1.0,
             format!("{}: Bλ", run.label),
         );
@@ -296,10 +303,7 @@ fn check_thm18(b: Budget) -> Result<Evidence> {
         );
         if run.paper_regime {
             let sch = &run.sch;
-            let t = sch.rounds as f64;
-            let bb = sch.diameter;
-            let bound = 2f64.sqrt() * bb * run.l / 2f64.powi(sch.rounds as i32)
-                + 12.0 * t * sch.lambda * bb * bb;
+            let bound = thm18_bound(sch.diameter, run.l, sch.lambda, sch.rounds);
             final_worst = final_worst.max(th.gap_output / bound);
             main.observe(
                 th.gap_output,
@@ -308,7 +312,7 @@ fn check_thm18(b: Budget) -> Result<Evidence> {
             );
         }
     }
-    // L451–L453 holds for any centres in W×Θ: random centres, λ, T and D make it nearly tight.
+    // The display after eq. (10) holds for any centres in W×Θ: random centres, λ, T and D make it nearly tight.
     let mut st = crate::rng::Stream::new(5, "claims/bgm23.thm18/random_centres");
     let reps = if b == Budget::Full { 20_000 } else { 2_000 };
     let mut random_worst: f64 = 0.0;
@@ -354,22 +358,23 @@ fn check_thm18(b: Budget) -> Result<Evidence> {
             .sum();
         let bd = 2.0 * k.diameter * lambda * sum;
         let lab = format!("random centres #{i} (c={c}, T={tt})");
-        main.observe(g, bd, format!("{lab}: L453"));
+        main.observe(g, bd, format!("{lab}: display after eq. (10)"));
         ctrl.observe(g, bd / 2.0, format!("{lab}: Bλ"));
         if bd > 0.0 {
             random_worst = random_worst.max(g / bd);
         }
     }
-    Ok(
-        Evidence::from_checks(&main, Some(("2Bλ → Bλ in L453", &ctrl)))
-            .note(format!(
-                "L453 on {reps} random-centre instances: worst ratio {random_worst:.4}"
-            ))
-            .note(format!("{paths} leaves (count paths) enumerated"))
-            .note(format!(
-                "final bound (vacuous at these sizes, I-60): worst Gap(R)/bound {final_worst:.3e}"
-            )),
+    Ok(Evidence::from_checks(
+        &main,
+        Some(("2Bλ → Bλ in the display after eq. (10)", &ctrl)),
     )
+    .note(format!(
+        "display after eq. (10) on {reps} random-centre instances: worst ratio {random_worst:.4}"
+    ))
+    .note(format!("{paths} leaves (count paths) enumerated"))
+    .note(format!(
+        "final bound (vacuous at these sizes, E-BGM23-60): worst Gap(R)/bound {final_worst:.3e}"
+    )))
 }
 
 /// The schedule facts. Negative control: claiming modulus 2μ_t.
@@ -377,7 +382,7 @@ fn check_alg1_schedule(b: Budget) -> Result<Evidence> {
     let mut main = BoundCheck::new(1e-12, 1e-13);
     let mut ctrl = BoundCheck::new(1e-12, 1e-13);
     let mut tight: f64 = 0.0;
-    // L131, L465: over a grid of n and λ ≥ L/(B√n′).
+    // Algorithm 1 line 2 and the end of the proof of Thm 18: over a grid of n and λ ≥ L/(B√n′).
     let ns: Vec<usize> = if b == Budget::Full {
         (4..=24).map(|k| 1usize << k).collect()
     } else {
@@ -423,7 +428,7 @@ fn check_alg1_schedule(b: Budget) -> Result<Evidence> {
             main.observe_exact(disjoint, None, format!("{lab}: disjoint chunks"));
         }
     }
-    // L477 and L170 on actual runs: LIN-box (c = 0 and 1/2), sampled points.
+    // The proof of Thm 5 (5L) and §3 (modulus) on actual runs: LIN-box (c = 0 and 1/2), sampled points.
     let mut st = crate::rng::Stream::new(11, "claims/bgm23.alg1_schedule/points");
     for &c in &[0.0, 0.5] {
         let f = QuadBilinear::lin_box(c)?;
@@ -515,7 +520,7 @@ pub fn subroutine_claims() -> Vec<Claim> {
                         round t, on every run: ‖z̄_t − z*_{S,t}‖² ≤ [F^(t)_S(w̄_t, θ*_{S,t}) − F^(t)_S(w*_{S,t}, θ̄_t)]/(2^tλ), \
                         with equality at t = 1 for bilinear f and interior points.",
             kind: Kind::Exact,
-            code: "algorithms::recursive_regularization::{lambda_thm5, RecursiveRegularization}",
+            code: "papers::bgm23::schedules::lambda_thm5, algorithms::recursive_regularization::RecursiveRegularization",
             check: check_thm5,
         },
         Claim {
@@ -534,7 +539,7 @@ pub fn subroutine_claims() -> Vec<Claim> {
             paper: "BGM23",
             item: "Theorem 12",
             statement: "With λ = (48/B)(L/√n′ + L√(d log(2/δ))/(n′ε)): dσ_t² ≤ B²/(36·2^{2t}), r_t² ≤ B²/(25·2^{2t}), \
-                        their sum ≤ B²/(12·2^{2t}) (Thm 18's hypothesis, L226–L234); with a certified solver the \
+                        their sum ≤ B²/(12·2^{2t}) (Thm 18's hypothesis; proof of Thm 12, utility); with a certified solver the \
                         round sensitivity is ≤ Δ*_t + 2r_t, and σ_t covers it: 8√(log(2/δ)) ≥ (1 + 2δ/5)√(2ln(1.25/δ)).",
             kind: Kind::Exact,
             code: "algorithms::recursive_regularization::output_perturbation_round, privacy::papers::bgm23_thm12",
@@ -543,7 +548,7 @@ pub fn subroutine_claims() -> Vec<Claim> {
         Claim {
             id: "bgm23.thm12_sensitivity",
             paper: "BGM23",
-            item: "Thm 12 (sensitivity, L224)",
+            item: "Thm 12 (proof, privacy guarantee)",
             statement: "The printed '2L/(2^tλn′) uniform argument stability' after the Markov step is false: an \
                         admissible solver (E‖ẑ − z*‖² = r_t²) on the Lemma 2 tight instance reaches \
                         ‖ẑ(S) − ẑ(S′)‖ = 3L/(2λn′) at t = 1 on the good event. Corrected: 3L/(2^tλn′).",
@@ -582,13 +587,10 @@ fn lin_box_data(n: usize, p: f64, seed: u64) -> Result<crate::problem::Dataset> 
     )
 }
 
-/// F(w̄, θ) − F(w, θ̄) for concatenated points.
-fn pair_gap(f: &dyn SaddleFn, obj: &crate::problem::Objective, zbar: &[f64], z: &[f64]) -> f64 {
-    crate::claims::bgm23::sgda::pair_gap(f, obj, zbar, z)
-}
+use crate::papers::bgm23::bounds::lemma20_pair_gap as pair_gap;
 
 fn check_thm5(b: Budget) -> Result<Evidence> {
-    use crate::algorithms::recursive_regularization::lambda_thm5;
+    use crate::papers::bgm23::schedules::lambda_thm5;
     let mut main = BoundCheck::new(1e-9, 1e-13);
     let mut ctrl = BoundCheck::new(1e-9, 1e-13);
     for &np in &[100usize, 1_000, 10_000, 1_000_000] {
@@ -596,15 +598,14 @@ fn check_thm5(b: Budget) -> Result<Evidence> {
             for t in 1..=6 {
                 let (bb, l) = (1.0, 1.0);
                 let lam = lambda_thm5(bb, ah, l, np);
-                let p = 4f64.powi(t);
                 main.observe(
                     48.0 * l / (bb * (np as f64).sqrt()),
                     lam,
                     format!("n′={np} α̂={ah}: λ ≥ 48L/(B√n′)"),
                 );
                 main.observe(
-                    2.0 * bb * ah / (2f64.powi(t) * 2f64.powi(t - 1) * lam),
-                    bb * bb / (12.0 * p),
+                    thm5_step_iv(bb, ah, lam, t),
+                    thm18_hypothesis(bb, t as usize),
                     format!("n′={np} α̂={ah} t={t}: step (iv)"),
                 );
             }
@@ -811,10 +812,10 @@ fn check_thm8(b: Budget) -> Result<Evidence> {
     ))
 }
 
-type RrRunRef = crate::algorithms::recursive_regularization::RrRun;
+type RrRunRef = crate::algorithms::recursive_regularization::RecursiveRegularizationRun;
 
 fn check_thm12(_b: Budget) -> Result<Evidence> {
-    use crate::algorithms::recursive_regularization::lambda_thm12;
+    use crate::papers::bgm23::schedules::lambda_thm12;
     let mut main = BoundCheck::new(1e-12, 0.0);
     let mut ctrl = BoundCheck::new(1e-12, 0.0);
     let (bb, l) = (1.0, 1.0);
@@ -824,7 +825,6 @@ fn check_thm12(_b: Budget) -> Result<Evidence> {
                 for &delta in &[1e-3, 1e-6, 1e-9] {
                     let lam = lambda_thm12(bb, l, np, d, eps, delta);
                     for t in 1..=5u32 {
-                        let p = 4f64.powi(t as i32);
                         let sigma = crate::privacy::papers::bgm23_thm12_sigma(
                             l, lam, np as u64, t, eps, delta,
                         )?;
@@ -833,24 +833,24 @@ fn check_thm12(_b: Budget) -> Result<Evidence> {
                         let lab = format!("n′={np} d={d} ε={eps} δ={delta:e} t={t}");
                         main.observe(
                             noise,
-                            bb * bb / (36.0 * p),
+                            thm12_noise_budget(bb, t),
                             format!("{lab}: dσ² ≤ B²/(36·4^t)"),
                         );
                         main.observe(
                             r * r,
-                            bb * bb / (25.0 * p),
+                            thm12_radius_budget(bb, t),
                             format!("{lab}: r² ≤ B²/(25·4^t)"),
                         );
                         main.observe(
                             noise + r * r,
-                            bb * bb / (12.0 * p),
+                            thm18_hypothesis(bb, t as usize),
                             format!("{lab}: sum ≤ B²/(12·4^t)"),
                         );
                         // Control: λ without the 48 (λ/48) breaks the first inequality.
                         let sig2 = sigma * 48.0;
                         ctrl.observe(
                             d as f64 * sig2 * sig2,
-                            bb * bb / (36.0 * p),
+                            thm12_noise_budget(bb, t),
                             format!("{lab}: λ/48"),
                         );
                     }
@@ -890,8 +890,9 @@ fn check_thm12(_b: Budget) -> Result<Evidence> {
                 record_exact: false,
             };
             let run = alg.run_with(&alg.a_emp, &f, d, &mut crate::rng::NoiseSource::sample(0))?;
-            serde_json::from_value(run.rounds[0].info["unperturbed"].clone())
-                .map_err(|e| crate::error::invalid("info.unperturbed", e.to_string()))
+            (run.rounds[0].info.as_output_perturbation_round())
+                .map(|r| r.unperturbed.clone())
+                .ok_or_else(|| crate::error::invalid("info.unperturbed", "not a Thm 12 round"))
         };
         let diff = linalg::norm2(&linalg::sub(&z(&s)?, &z(&s2)?));
         // The data here have norm 0.1, so L = 0.1 for the stability bound.
@@ -947,12 +948,12 @@ fn check_thm12_sensitivity(_b: Budget) -> Result<Evidence> {
             let sens = linalg::norm2(&linalg::sub(&zh1, &zh2));
             main.observe(
                 sens,
-                3.0 * l / (2.0 * lam * np as f64),
+                thm12_release_sensitivity(Reading::Corrected, l, lam, np, 1),
                 format!("n′={np} δ={delta}: corrected 3L/(2^tλn′)"),
             );
             ctrl.observe(
                 sens,
-                2.0 * l / (2.0 * lam * np as f64),
+                thm12_release_sensitivity(Reading::PaperLiteral, l, lam, np, 1),
                 format!("n′={np} δ={delta}: printed 2L/(2^tλn′)"),
             );
         }
@@ -1039,7 +1040,7 @@ pub fn noisy_aemp_claims() -> Vec<Claim> {
                         since Algorithm 1 runs T ≤ ½log₂n′ rounds; the ratio to Cor 10's \
                         min{n²ε^1.5/(log n·√(d log(1/δ))), n^1.5/√log n} is reported.",
             kind: Kind::Exact,
-            code: "algorithms::recursive_regularization::AempSpec::NoisySgda, algorithms::noisy_sgda",
+            code: "algorithms::recursive_regularization::AempSpec, algorithms::noisy_sgda",
             check: check_cor10,
         },
         Claim {
@@ -1050,7 +1051,7 @@ pub fn noisy_aemp_claims() -> Vec<Claim> {
                         satisfies Lemma 20 for the comparator z*_{S,t}: mean[F^(t)_S(w̄_t, θ*_{S,t}) − F^(t)_S(w*_{S,t}, θ̄_t)] ≤ \
                         mean[‖z̄_{t−1} − z*_{S,t}‖²/(2ηT) + (η/2)(L_t² + L²/m + dσ²)] (one-sided 99.9%).",
             kind: Kind::MonteCarlo,
-            code: "algorithms::recursive_regularization::AempSpec::NoisySgda",
+            code: "algorithms::recursive_regularization::AempSpec",
             check: check_thm5_relacc,
         },
     ]
@@ -1068,8 +1069,8 @@ fn noisy_spec(eps: f64) -> AempSpec {
 
 fn check_cor10(b: Budget) -> Result<Evidence> {
     use crate::privacy::papers::{bgm23_thm21_params, Variant};
-    let f = crate::claims::bgm23::rates::loss()?;
-    let dist = crate::claims::bgm23::rates::distribution(&[0.0; 10], 0.5)?;
+    let f = crate::papers::bgm23::instances::rate_loss()?;
+    let dist = crate::papers::bgm23::instances::rate_distribution(&[0.0; 10], 0.5)?;
     let k = f.constants(&dist.atoms);
     let (l, bb) = (k.lipschitz, k.diameter);
     let ns: &[usize] = if b == Budget::Full {
@@ -1098,7 +1099,7 @@ fn check_cor10(b: Budget) -> Result<Evidence> {
                 a_emp: noisy_spec(eps),
                 record_exact: false,
             };
-            let s = crate::claims::bgm23::rates::sample(&dist, n, 7)?;
+            let s = crate::papers::bgm23::instances::rate_sample(&dist, n, 7)?;
             let run = alg.run_with(&alg.a_emp, &f, &s, &mut crate::rng::NoiseSource::sample(7))?;
             let p = bgm23_thm21_params(4.0, np as u64, 10, l, eps, 1e-5, Variant::Corrected)?;
             let expected = sch.rounds as u64 * p.batch * p.iterations;
@@ -1123,10 +1124,7 @@ fn check_cor10(b: Budget) -> Result<Evidence> {
                 per_round,
                 format!("{lab}: one round's budget"),
             );
-            let nf = n as f64;
-            let ln = nf.ln();
-            let shape = (nf * nf * eps.powf(1.5) / (ln * (10.0 * (1e5f64).ln()).sqrt()))
-                .min(nf.powf(1.5) / ln.sqrt());
+            let shape = cor10_complexity(n as f64, 10.0 * (1e5f64).ln(), eps);
             details.push(format!(
                 "{lab}: {} evaluations, {:.3} × Cor 10's min{{…}}",
                 run.output.grad_evals,
@@ -1146,14 +1144,14 @@ fn check_cor10(b: Budget) -> Result<Evidence> {
 
 fn check_thm5_relacc(b: Budget) -> Result<Evidence> {
     use crate::claims::bgm23::sgda::{mean_lcb, Z999};
-    let f = crate::claims::bgm23::rates::loss()?;
-    let dist = crate::claims::bgm23::rates::distribution(&[0.0; 10], 0.5)?;
+    let f = crate::papers::bgm23::instances::rate_loss()?;
+    let dist = crate::papers::bgm23::instances::rate_distribution(&[0.0; 10], 0.5)?;
     let k = f.constants(&dist.atoms);
     let (l, bb) = (k.lipschitz, k.diameter);
     let n = 12_000;
     let seeds: u64 = if b == Budget::Full { 200 } else { 16 };
     let sch = Schedule::free(n, 4_000, 3, l / (bb * 16.0), l, bb, DistanceRule::Corrected)?;
-    let s = crate::claims::bgm23::rates::sample(&dist, n, 11)?;
+    let s = crate::papers::bgm23::instances::rate_sample(&dist, n, 11)?;
     let alg = RecursiveRegularization {
         schedule: sch.clone(),
         start_w: vec![0.0; 5],
@@ -1178,10 +1176,11 @@ fn check_thm5_relacc(b: Budget) -> Result<Evidence> {
             let chunk = s.slice(r.chunk.0..r.chunk.1);
             let obj = RecursiveRegularization::round_objective(&chunk, &run.regularizer, r.t);
             lhs[i].push(pair_gap(&f, &obj, &r.z_bar, zs));
-            let eta = r.info["eta"].as_f64().unwrap_or(f64::NAN);
-            let tt = r.info["T"].as_f64().unwrap_or(f64::NAN);
-            let m = r.info["m"].as_f64().unwrap_or(f64::NAN);
-            let sigma = r.info["sigma"].as_f64().unwrap_or(f64::NAN);
+            let nd = r.info.as_noisy_sgda();
+            let eta = nd.map_or(f64::NAN, |d| d.eta);
+            let tt = nd.map_or(f64::NAN, |d| d.iterations as f64);
+            let m = nd.map_or(f64::NAN, |d| d.m as f64);
+            let sigma = nd.map_or(f64::NAN, |d| d.sigma);
             let lt = sch.lipschitz_round(r.t);
             let d2 = linalg::norm2_sq(&linalg::sub(&r.start, zs));
             premise[i] += d2 / seeds as f64;

@@ -1,5 +1,6 @@
-//! BGM23 §5 (limitations of prior approaches) — Prop 13, Prop 14, the remark after it (L260),
-//! Thm 15 with its matching upper bound (L264) and the missing condition Δ ≤ B (an erratum) —
+//! BGM23 §5 (limitations of prior approaches) — Prop 13, Prop 14, the paragraph after it
+//! ("Tradeoff between Accuracy and Stability"), Thm 15 with its matching upper bound (the
+//! paragraph after Thm 15) and the missing condition Δ ≤ B (an erratum) —
 //! and the two stability lemmas of §3 they rest on, Lemma 6 (weak-gap generalization) and
 //! Lemma 7 (variance from stability).
 //!
@@ -8,29 +9,31 @@
 //! (crate::exact::cmp_with_sqrt). The float tier appears only as cross-checks against the exact
 //! one, and on two non-data-affine families where no exact solver exists (tolerance 1e-9).
 //!
-//! The exact workhorse is the 1-D box family (inventory §8.3 LIN-box, with coupling)
-//!
-//! f(w, θ; (a, b)) = a·w − b·θ + c·w·θ on W = [−r_w, r_w], Θ = [−r_θ, r_θ],
-//!
-//! whose gap function is Ĝap(w̄, θ̄) = ā·w̄ + r_θ|c·w̄ − b̄| + b̄·θ̄ + r_w|ā + c·θ̄| for data mean (ā, b̄),
-//! and whose regularized saddle point (BGM23 eq. (4)) is found exactly by enumerating the nine
-//! active sets ([`ExactBox::reg_saddle`]). Because F_D is affine in w for fixed θ and in θ for
-//! fixed w, the weak gap of a deterministic algorithm equals Ĝap(E A) on this family.
+//! The exact workhorse is the 1-D box family [`ExactBox`] (LIN-box with coupling), whose gap
+//! function and regularized saddle point (BGM23 eq. (4)) are exact; the bounds are those of
+//! [`crate::papers::bgm23::bounds`].
 
 use super::super::{BoundCheck, Budget, Claim, Evidence, Kind};
 use crate::algorithms::mode_of_halves::ModeOfHalves;
 use crate::algorithms::regularized_erm::RegularizedErm;
 use crate::algorithms::{Algorithm, RegularizedSaddlePoint};
 use crate::error::{invalid, Result};
-use crate::exact::packing::{self, Packing};
-use crate::exact::prop13::{
-    mode_of_halves_law, mode_of_halves_law_brute, mode_of_halves_output, mode_of_halves_stability,
-    mode_of_halves_stability_brute,
-};
-use crate::exact::{self, count_vectors, multinomial, BigInt, BigRational};
+use crate::exact::{self, count_vectors, multinomial, replace_one_moves, BigInt, BigRational};
 use crate::gap::{gap_function, strong_gap, weak_gap, WeightedOutput};
 use crate::instances::{self, Instance};
 use crate::linalg;
+use crate::papers::bgm23::bounds::{
+    lemma2_stability_exact, lemma6_gen_bound_sq, lemma7_variance_bound, prop14_bound_sq,
+    thm15_lower_bound, thm15_regularized_erm_upper, tradeoff_bound_sq_terms,
+    tradeoff_printed_bound_sq,
+};
+use crate::papers::bgm23::exact_box::ExactBox;
+use crate::papers::bgm23::packing::{self, Packing};
+use crate::papers::bgm23::prop13::{
+    mode_of_halves_law, mode_of_halves_law_brute, mode_of_halves_output, mode_of_halves_stability,
+    mode_of_halves_stability_brute,
+};
+use crate::papers::Reading;
 use crate::problem::saddle::weighted_point_mean;
 use crate::problem::{FiniteDist, Objective, QuadBilinear};
 use crate::rng::NoiseSource;
@@ -41,16 +44,6 @@ use std::collections::HashMap;
 
 type Q = BigRational;
 
-/// Which constant of a statement the paper prints and which one its proof supports
-/// (DESIGN "What a check must be": an erratum's literal and corrected variants side by side).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Variant {
-    /// The statement as printed.
-    PaperLiteral,
-    /// The statement with the constant the proof establishes.
-    Corrected,
-}
-
 /// The claims of this module, in paper order.
 pub fn claims() -> Vec<Claim> {
     vec![
@@ -59,10 +52,10 @@ pub fn claims() -> Vec<Claim> {
             paper: "BGM23",
             item: "Lemma 6 (with Lemma 17)",
             statement: "For Δ-UAS A: Ĝap(E A) ≤ Gap_weak(A) ≤ E_S Gap_S(A) + c·ΔL. Asserted with the constant the \
-                        proof supports under joint Lipschitzness, c = √2 (inventory I-11); the printed c = 1 is \
+                        proof supports under joint Lipschitzness, c = √2 (E-BGM23-11); the printed c = 1 is \
                         recorded (it held on every instance, and is provable for data-affine losses).",
             kind: Kind::Enumerated,
-            code: "claims::bgm23::section5::{ExactBox, Variant}, gap::{strong_gap, weak_gap}, stability::uas_over_support",
+            code: "papers::bgm23::exact_box::ExactBox, papers::bgm23::bounds::lemma6_gen_bound_sq, papers::Reading, gap::{strong_gap, weak_gap}, stability::uas_over_support",
             check: check_lemma6,
         },
         Claim {
@@ -72,7 +65,7 @@ pub fn claims() -> Vec<Claim> {
             statement: "A deterministic Δ-UAS A has E‖A(S) − E A‖² ≤ nΔ²; the sharper Efron–Stein bound \
                         ½Σᵢ E‖A(S) − A(S⁽ⁱ⁾)‖² ≤ nΔ²/2 holds too, with equality for algorithms affine in x̄.",
             kind: Kind::Enumerated,
-            code: "claims::bgm23::section5::ExactBox, exact::prop13::mode_of_halves_law",
+            code: "papers::bgm23::exact_box::ExactBox, papers::bgm23::prop13::mode_of_halves_law, papers::bgm23::bounds::lemma7_variance_bound",
             check: check_lemma7,
         },
         Claim {
@@ -83,7 +76,7 @@ pub fn claims() -> Vec<Claim> {
                         and Gap_weak = 0 when n ≡ 2 (mod 4); for any n, p, tie rule the exact gaps are given, \
                         and Gap − Gap_weak = 2 exactly when n ≡ 2 (mod 4) and p = 1/2.",
             kind: Kind::Exact,
-            code: "exact::prop13, algorithms::mode_of_halves::ModeOfHalves",
+            code: "papers::bgm23::prop13, algorithms::mode_of_halves::ModeOfHalves",
             check: check_prop13,
         },
         Claim {
@@ -91,21 +84,21 @@ pub fn claims() -> Vec<Claim> {
             paper: "BGM23",
             item: "Prop 14",
             statement: "If E‖A(S) − E A‖² ≤ τ² and f is L-Lipschitz then Gap(A) − Gap_weak(A) ≤ L·τ; equality on \
-                        Prop 13's instance (p = 1/2, n ≡ 2 mod 4). (The proof as written supports √2·L·τ, I-38; \
+                        Prop 13's instance (p = 1/2, n ≡ 2 mod 4). (The proof as written supports √2·L·τ, E-BGM23-38; \
                         the printed L·τ held everywhere.)",
             kind: Kind::Enumerated,
-            code: "exact::prop13::mode_of_halves_law, claims::bgm23::section5::ExactBox, stability::output_variance",
+            code: "papers::bgm23::prop13::mode_of_halves_law, papers::bgm23::exact_box::ExactBox, papers::bgm23::bounds::prop14_bound_sq, stability::output_variance",
             check: check_prop14,
         },
         Claim {
             id: "bgm23.remark_l260",
             paper: "BGM23",
-            item: "remark after Prop 14 (L260)",
+            item: "§5, paragraph after Prop 14 (Tradeoff between Accuracy and Stability)",
             statement: "A deterministic Δ-UAS A on an L-Lipschitz data-affine loss has strong-gap generalization \
                         Gap(A) − E_S Gap_S(A) ≤ ΔL + √2·√n·ΔL (Lemma 17 + Prop 14 + Lemma 7; the paper's words: \
                         \"√nΔL\"), and the weak-gap rate √2·ΔL does not carry over to the strong gap.",
             kind: Kind::Enumerated,
-            code: "claims::bgm23::section5::ExactBox, exact::prop13",
+            code: "papers::bgm23::exact_box::ExactBox, papers::bgm23::prop13, papers::bgm23::bounds::tradeoff_bound_sq_terms",
             check: check_remark_l260,
         },
         Claim {
@@ -116,18 +109,18 @@ pub fn claims() -> Vec<Claim> {
                         algorithm, E_σ[excess] = (L/(n2ᴷ))Σⱼ Σ_σ σⱼA(S_σ)ⱼ + RL√K/n ≥ (L/n)(R√K − KΔ/2), which is \
                         R²L/(2Δn) at K = R²/Δ²; the regularized ERM with λ = 2L√K/(nR) attains it for every σ.",
             kind: Kind::Exact,
-            code: "exact::packing, algorithms::regularized_erm::RegularizedErm",
+            code: "papers::bgm23::packing, algorithms::regularized_erm::RegularizedErm",
             check: check_thm15,
         },
         Claim {
             id: "bgm23.remark_l264",
             paper: "BGM23",
-            item: "remark after Thm 15 (L264)",
+            item: "§5, paragraph after Thm 15",
             statement: "\"Lemma 2 shows this bound is tight\": the regularized ERM has excess ≤ λR²/2 = R²L/(Δn) \
                         with Δ = 2L/(λn), twice Thm 15's lower bound, and on the packing it attains the lower \
                         bound R²L/(2Δn) exactly.",
             kind: Kind::Exact,
-            code: "exact::packing::reg_erm, algorithms::regularized_erm::RegularizedErm",
+            code: "papers::bgm23::packing::reg_erm, papers::bgm23::bounds::thm15_regularized_erm_upper, algorithms::regularized_erm::RegularizedErm",
             check: check_remark_l264,
         },
         Claim {
@@ -138,7 +131,7 @@ pub fn claims() -> Vec<Claim> {
                         on every instance. Corrected: for R/√min{n, d} ≤ Δ ≤ R, every Δ-UAS A has \
                         E_σ[excess] ≥ R²L/(2Δn) on the packing with K = R²/Δ².",
             kind: Kind::Erratum,
-            code: "exact::packing",
+            code: "papers::bgm23::packing, papers::bgm23::bounds::thm15_lower_bound",
             check: check_thm15_erratum,
         },
     ]
@@ -181,78 +174,6 @@ fn ratio(measured: f64, bound: f64) -> Option<f64> {
 // ---------------------------------------------------------------------------------------------
 // The exact 1-D box family
 
-/// f(w, θ; (a, b)) = a·w − b·θ + c·w·θ on W = [−r_w, r_w], Θ = [−r_θ, r_θ], in exact rationals
-/// (inventory §8.3 LIN-box is r_w = 3/10, r_θ = 2/5; Prop 13's f = wθ is c = 1, a = b = 0,
-/// r_w = r_θ = 1).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ExactBox {
-    /// r_w > 0.
-    pub rw: Q,
-    /// r_θ > 0.
-    pub rt: Q,
-    /// The data-independent coupling c.
-    pub c: Q,
-}
-
-fn clamp(x: Q, r: &Q) -> Q {
-    if x > *r {
-        r.clone()
-    } else if x < -r {
-        -r
-    } else {
-        x
-    }
-}
-
-impl ExactBox {
-    /// LIN-box: r_w = 3/10, r_θ = 2/5 (diameter 1), coupling c.
-    pub fn lin_box(c: Q) -> ExactBox {
-        ExactBox {
-            rw: q(3, 10),
-            rt: q(2, 5),
-            c,
-        }
-    }
-
-    /// Ĝap(w̄, θ̄) for data mean (ā, b̄): max_θ F − min_w F = ā·w̄ + r_θ|c·w̄ − b̄| + b̄·θ̄ + r_w|ā + c·θ̄|.
-    pub fn gap(&self, a: &Q, b: &Q, w: &Q, t: &Q) -> Q {
-        a * w + &self.rt * (&self.c * w - b).abs() + b * t + &self.rw * (a + &self.c * t).abs()
-    }
-
-    /// The saddle point of a·w − b·θ + c·w·θ + (λ/2)(w − ŵ)² − (λ/2)(θ − θ̂)² on the box (BGM23
-    /// eq. (4)), λ > 0: the unique fixed point of w = clamp(ŵ − (a + cθ)/λ), θ = clamp(θ̂ + (cw − b)/λ),
-    /// found by trying each active set (free / lower / upper for each block) and keeping the
-    /// candidate that satisfies both clamp equations exactly.
-    pub fn reg_saddle(&self, a: &Q, b: &Q, lambda: &Q, wh: &Q, th: &Q) -> Result<(Q, Q)> {
-        if !lambda.is_positive() {
-            return Err(invalid("lambda", format!("must be > 0, got {lambda}")));
-        }
-        let c = &self.c;
-        let br_w = |t: &Q| clamp(wh - (a + c * t) / lambda, &self.rw);
-        let br_t = |w: &Q| clamp(th + (c * w - b) / lambda, &self.rt);
-        let mut cands = Vec::with_capacity(9);
-        // Both free: λw + cθ = λŵ − a, −cw + λθ = λθ̂ − b (determinant λ² + c² > 0).
-        let (u, v) = (lambda * wh - a, lambda * th - b);
-        let det = lambda * lambda + c * c;
-        cands.push(((&u * lambda - c * &v) / &det, (&v * lambda + c * &u) / &det));
-        for wb in [-self.rw.clone(), self.rw.clone()] {
-            cands.push((wb.clone(), th + (c * &wb - b) / lambda));
-            for tb in [-self.rt.clone(), self.rt.clone()] {
-                cands.push((wb.clone(), tb));
-            }
-        }
-        for tb in [-self.rt.clone(), self.rt.clone()] {
-            cands.push((wh - (a + c * &tb) / lambda, tb));
-        }
-        cands
-            .into_iter()
-            .find(|(w, t)| *w == br_w(t) && *t == br_t(w))
-            .ok_or_else(|| {
-                crate::Error::NotCertified("no active set satisfies the KKT conditions".into())
-            })
-    }
-}
-
 /// A data distribution on finitely many (a, b) atoms with rational probabilities, on an
 /// [`ExactBox`], with a valid Lipschitz constant L (rational).
 pub(crate) struct BoxInstance {
@@ -263,7 +184,7 @@ pub(crate) struct BoxInstance {
     pub(crate) l: Q,
 }
 
-/// The three unit atoms of the inventory, P = (1/2, 1/3, 1/6), on LIN-box with coupling c:
+/// Three unit atoms, P = (1/2, 1/3, 1/6), on LIN-box with coupling c:
 /// L = 1 + |c|/2 (‖(a, b)‖ = 1 and ‖(cθ, cw)‖ ≤ |c|·1/2).
 fn lin_box3(c: Q) -> BoxInstance {
     let l = qi(1) + c.abs() / qi(2);
@@ -395,26 +316,16 @@ pub(crate) fn enumerate_box(inst: &BoxInstance, n: usize, alg: &BoxAlg) -> Resul
     let mut tau2 = Q::zero();
     let mut delta2 = Q::zero();
     let mut es = Q::zero();
-    for (c, rho, _, _, w, t) in &rows {
+    for (_, rho, _, _, w, t) in &rows {
         tau2 += rho * ((w - &ew) * (w - &ew) + (t - &et) * (t - &et));
-        for a in 0..k {
-            if c[a] == 0 {
-                continue;
-            }
-            for b in 0..k {
-                if b == a {
-                    continue;
-                }
-                let mut c2 = c.clone();
-                c2[a] -= 1;
-                c2[b] += 1;
-                let r2 = &rows[index[&c2]];
-                let d2 = (w - &r2.4) * (w - &r2.4) + (t - &r2.5) * (t - &r2.5);
-                es += rho * qi(c[a] as i64) * &inst.probs[b] * &d2;
-                if d2 > delta2 {
-                    delta2 = d2;
-                }
-            }
+    }
+    for mv in replace_one_moves(n, k) {
+        let (_, rho, _, _, w, t) = &rows[index[&mv.counts]];
+        let r2 = &rows[index[&mv.neighbour]];
+        let d2 = (w - &r2.4) * (w - &r2.4) + (t - &r2.5) * (t - &r2.5);
+        es += rho * qi(mv.counts[mv.from] as i64) * &inst.probs[mv.to] * &d2;
+        if d2 > delta2 {
+            delta2 = d2;
         }
     }
     Ok(BoxStats {
@@ -526,7 +437,7 @@ pub(crate) fn small_grid(nmax: usize) -> Vec<(BoxInstance, BoxAlg, usize)> {
 
 /// Rademacher data on LIN-box with a strong coupling (c = 4, L = 3) and weak regularization:
 /// the regularized saddle point nearly interpolates, so its strong gap generalizes at the √n·Δ
-/// rate, not the Δ rate (remark L260's point).
+/// rate, not the Δ rate (the point of §5's tradeoff paragraph).
 pub(crate) fn coupled_grid(ns: &[usize]) -> Vec<(BoxInstance, BoxAlg, usize)> {
     let mut v = Vec::new();
     for lam in [q(1, 100), q(1, 10)] {
@@ -545,16 +456,12 @@ pub(crate) fn coupled_grid(ns: &[usize]) -> Vec<(BoxInstance, BoxAlg, usize)> {
 // Lemma 6
 
 /// weak − emp ≤ c·ΔL with c = 1 (literal) or √2 (corrected), exactly; d2l2 = Δ²L².
-fn lemma6_holds(v: Variant, weak: &Q, emp: &Q, d2l2: &Q) -> Result<bool> {
-    let lhs = weak - emp;
-    match v {
-        Variant::PaperLiteral => le_sqrt(&lhs, d2l2),
-        Variant::Corrected => le_sqrt(&lhs, &(qi(2) * d2l2)),
-    }
+fn lemma6_holds(reading: Reading, weak: &Q, emp: &Q, d2l2: &Q) -> Result<bool> {
+    le_sqrt(&(weak - emp), &lemma6_gen_bound_sq(reading, d2l2))
 }
 
 /// Lemma 6: Ĝap(E A) ≤ Gap_weak ≤ E Gap_S + c·ΔL, exact on LIN-box (regularized saddle points),
-/// on Prop 13's mode algorithm and on the ERM instance of the inventory; in floats on the
+/// on Prop 13's mode algorithm and on an ERM instance (f = x·w); in floats on the
 /// non-data-affine abs-separable family. Negative control: the ΔL term dropped, rejected by the
 /// ERM instance (Gap_weak = 5/32 > 0 = E Gap_S at n = 3).
 fn check_lemma6(b: Budget) -> Result<Evidence> {
@@ -580,12 +487,12 @@ fn check_lemma6(b: Budget) -> Result<Evidence> {
         let dl = fl(d2l2).sqrt();
         let gen = fl(&(weak - emp));
         corrected.observe_exact(
-            lemma6_holds(Variant::Corrected, weak, emp, d2l2)?,
+            lemma6_holds(Reading::Corrected, weak, emp, d2l2)?,
             ratio(gen, std::f64::consts::SQRT_2 * dl),
             label.clone(),
         );
         literal.observe_exact(
-            lemma6_holds(Variant::PaperLiteral, weak, emp, d2l2)?,
+            lemma6_holds(Reading::PaperLiteral, weak, emp, d2l2)?,
             ratio(gen, dl),
             label.clone(),
         );
@@ -651,7 +558,7 @@ fn check_lemma6(b: Budget) -> Result<Evidence> {
             &mut jensen,
         )?;
     }
-    // Prop 13's mode algorithm: F_S = F_D, so E Gap_S = Gap; Δ from exact::prop13; L² = 2.
+    // Prop 13's mode algorithm: F_S = F_D, so E Gap_S = Gap; Δ from papers::bgm23::prop13; L² = 2.
     for n in 2..=12u64 {
         for p in [q(1, 2), q(3, 5)] {
             let s0 = Q::zero();
@@ -753,9 +660,8 @@ fn check_lemma7(b: Budget) -> Result<Evidence> {
     }
     for (inst, alg, n) in grid {
         let s = enumerate_box(&inst, n, &alg)?;
-        let nq = qi(n as i64);
         let label = format!("{} {} n={n}", inst.name, alg.label());
-        let bound = &nq * &s.delta2;
+        let bound = lemma7_variance_bound(n as u64, &s.delta2);
         main.observe_exact(
             s.tau2 <= bound,
             ratio(fl(&s.tau2), fl(&bound)),
@@ -773,8 +679,8 @@ fn check_lemma7(b: Budget) -> Result<Evidence> {
         );
         if let BoxAlg::RegSaddle { lambda, wh, th } = &alg {
             // Lemma 2: Δ ≤ 2L/(λn), so Var ≤ n(2L/(λn))² = 4L²/(λ²n).
-            let d = qi(2) * &inst.l / (lambda * &nq);
-            let b2 = &nq * &d * &d;
+            let d = lemma2_stability_exact(&inst.l, lambda, n as u64);
+            let b2 = lemma7_variance_bound(n as u64, &(&d * &d));
             lemma2.observe_exact(s.tau2 <= b2, ratio(fl(&s.tau2), fl(&b2)), label.clone());
             if *lambda == qi(4) && wh.is_zero() && th.is_zero() {
                 // Interior for every dataset: A is affine in x̄, a sum of one-point terms.
@@ -782,12 +688,12 @@ fn check_lemma7(b: Budget) -> Result<Evidence> {
             }
         }
     }
-    // The mode algorithm (not symmetric in S, so from exact::prop13), Δ in closed form.
+    // The mode algorithm (not symmetric in S, so from papers::bgm23::prop13), Δ in closed form.
     for n in 2..=16u64 {
         for p in [q(1, 2), q(3, 5)] {
             let law = mode_of_halves_law(&p, n, &Q::zero())?;
             let d = mode_of_halves_stability(n, &Q::zero())?;
-            let bound = qi(n as i64) * &d * &d;
+            let bound = lemma7_variance_bound(n, &(&d * &d));
             main.observe_exact(
                 law.tau2 <= bound,
                 ratio(fl(&law.tau2), fl(&bound)),
@@ -822,7 +728,7 @@ fn check_lemma7(b: Budget) -> Result<Evidence> {
 // ---------------------------------------------------------------------------------------------
 // Prop 13
 
-/// The inventory's exact table (§5.1): (n, p, s0, Gap, Gap_weak).
+/// A table of exact values (n, p, s0, Gap, Gap_weak), as in `fixtures/bgm23/prop13_table.json`.
 fn prop13_table() -> Vec<(u64, Q, Q, Q, Q)> {
     let half = q(1, 2);
     let mut v = Vec::new();
@@ -867,8 +773,8 @@ fn prop13_table() -> Vec<(u64, Q, Q, Q, Q)> {
     v
 }
 
-/// The inventory's n = 100 entry: Gap − Gap_weak = 124936162550609/70368744177664 (p = 1/2).
-pub fn prop13_n100_diff() -> Q {
+/// The table's n = 100 entry: Gap − Gap_weak = 124936162550609/70368744177664 (p = 1/2).
+fn prop13_n100_diff() -> Q {
     Q::new(
         BigInt::from(124_936_162_550_609i64),
         BigInt::from(70_368_744_177_664i64),
@@ -876,9 +782,9 @@ pub fn prop13_n100_diff() -> Q {
 }
 
 /// Prop 13 in exact rationals: the formula for every n ≤ 40 (102 at full budget), p ∈ {1/2,
-/// 3/5, 9/10}, s0 ∈ {−1, 0, 1}; brute force over {±1}ⁿ for n ≤ 12 (14); the inventory table; the
+/// 3/5, 9/10}, s0 ∈ {−1, 0, 1}; brute force over {±1}ⁿ for n ≤ 12 (14); the table of exact values; the
 /// float path and the `ModeOfHalves` algorithm against the exact law; the zero strong-gap
-/// generalization of L254. Negative controls: "Gap − Gap_weak = 2" at n ≡ 0 (mod 4), and the
+/// generalization stated in the proof of Prop 13. Negative controls: "Gap − Gap_weak = 2" at n ≡ 0 (mod 4), and the
 /// gaps swapped.
 fn check_prop13(b: Budget) -> Result<Evidence> {
     let full = b == Budget::Full;
@@ -929,7 +835,7 @@ fn check_prop13(b: Budget) -> Result<Evidence> {
             }
         }
     }
-    // The inventory's table, and the n = 100 entry.
+    // The table of exact values, and the n = 100 entry.
     let mut table = BoundCheck::new(0.0, 0.0);
     for (n, p, s0, strong, weak) in prop13_table() {
         let law = mode_of_halves_law(&p, n, &s0)?;
@@ -940,7 +846,7 @@ fn check_prop13(b: Budget) -> Result<Evidence> {
         };
         table.observe_exact(ok, None, format!("table n={n} p={p} s0={s0}"));
     }
-    // Float path and the algorithm itself, every dataset for n ≤ 8; L254: Gap_S = Ĝap_D.
+    // Float path and the algorithm itself, every dataset for n ≤ 8; proof of Prop 13: Gap_S = Ĝap_D.
     let mut float = BoundCheck::new(0.0, 1e-14);
     let mut max_err = 0.0f64;
     let f = QuadBilinear::bgm23_prop13();
@@ -982,7 +888,10 @@ fn check_prop13(b: Budget) -> Result<Evidence> {
                     );
                     let g_emp = gap_function(&f, &Objective::empirical(&s), &o.w, &o.theta)?.gap;
                     let g_pop = gap_function(&f, &pop, &o.w, &o.theta)?.gap;
-                    obs((g_emp - g_pop).abs(), format!("{label} L254 Gap_S = Ĝap_D"));
+                    obs(
+                        (g_emp - g_pop).abs(),
+                        format!("{label} proof of Prop 13: Gap_S = Ĝap_D"),
+                    );
                 }
             }
         }
@@ -1020,13 +929,13 @@ fn check_prop13(b: Budget) -> Result<Evidence> {
             brute.pass()
         ))
         .note(format!(
-            "inventory table §5.1 (incl. n = 100 → {}) and stability closed form: {} rows, pass {}",
+            "table of exact values (incl. n = 100 → {}) and stability closed form: {} rows, pass {}",
             prop13_n100_diff(),
             table.instances,
             table.pass()
         ))
         .note(format!(
-            "float path, ModeOfHalves on every dataset, Gap_S = Ĝap_D (L254): {} comparisons, max |error| {max_err:e}",
+            "float path, ModeOfHalves on every dataset, Gap_S = Ĝap_D (proof of Prop 13): {} comparisons, max |error| {max_err:e}",
             float.instances
         ))
         .note(format!(
@@ -1050,9 +959,14 @@ fn check_prop14(b: Budget) -> Result<Evidence> {
     let mut observe = |diff: &Q, l2tau2: &Q, label: String| -> Result<()> {
         let r = ratio(fl(diff), fl(l2tau2).sqrt());
         let d2 = diff * diff;
-        main.observe_exact(!diff.is_negative() && d2 <= *l2tau2, r, label.clone());
+        let one = qi(1);
+        main.observe_exact(
+            !diff.is_negative() && d2 <= prop14_bound_sq(Reading::PaperLiteral, &one, l2tau2),
+            r,
+            label.clone(),
+        );
         proven.observe_exact(
-            !diff.is_negative() && d2 <= qi(2) * l2tau2,
+            !diff.is_negative() && d2 <= prop14_bound_sq(Reading::Corrected, &one, l2tau2),
             r,
             label.clone(),
         );
@@ -1066,7 +980,7 @@ fn check_prop14(b: Budget) -> Result<Evidence> {
             for n in 2..=nmax {
                 let law = mode_of_halves_law(&p, n, &s0)?;
                 let d = law.diff();
-                let l2tau2 = qi(2) * &law.tau2;
+                let l2tau2 = prop14_bound_sq(Reading::PaperLiteral, &qi(2), &law.tau2);
                 let label = format!("P13 mode p={p} s0={s0} n={n}");
                 observe(&d, &l2tau2, label.clone())?;
                 let paper_case = p == q(1, 2) && n % 4 == 2;
@@ -1085,7 +999,7 @@ fn check_prop14(b: Budget) -> Result<Evidence> {
     };
     for (inst, alg, n) in small_grid(nb).into_iter().chain(coupled_grid(&ns)) {
         let s = enumerate_box(&inst, n, &alg)?;
-        let l2tau2 = &inst.l * &inst.l * &s.tau2;
+        let l2tau2 = prop14_bound_sq(Reading::PaperLiteral, &(&inst.l * &inst.l), &s.tau2);
         observe(
             &(&s.strong - &s.weak),
             &l2tau2,
@@ -1120,16 +1034,16 @@ fn check_prop14(b: Budget) -> Result<Evidence> {
             equality.pass()
         ))
         .note(format!(
-            "proven constant √2·L·τ (I-38) holds: {}; float (LIN-ball, abs-separable) worst ratio {:?}",
+            "proven constant √2·L·τ (E-BGM23-38) holds: {}; float (LIN-ball, abs-separable) worst ratio {:?}",
             proven.pass(),
             float.worst_ratio
         )))
 }
 
 // ---------------------------------------------------------------------------------------------
-// Remark L260
+// §5, the tradeoff paragraph after Prop 14
 
-/// The remark after Prop 14 as the inventory states it: Gap − E Gap_S ≤ ΔL + √2·√n·ΔL, exact
+/// §5's tradeoff paragraph after Prop 14, with the constants its argument gives (E-BGM23-39): Gap − E Gap_S ≤ ΔL + √2·√n·ΔL, exact
 /// on LIN-box (data-affine, so Lemma 17's ΔL holds) and on the mode algorithm. The paper's
 /// "√nΔL" is recorded. Negative control: the weak-gap rate √2·ΔL, rejected on the strongly
 /// coupled Rademacher instance for n ≥ 32.
@@ -1139,16 +1053,16 @@ fn check_remark_l260(b: Budget) -> Result<Evidence> {
     let mut literal = BoundCheck::new(0.0, 0.0);
     let mut ctrl = BoundCheck::new(0.0, 0.0);
     let mut observe = |gen: &Q, d2l2: &Q, n: usize, label: String| -> Result<()> {
-        let nq = qi(n as i64);
         let dl = fl(d2l2).sqrt();
         let g = fl(gen);
+        let (first, second) = tradeoff_bound_sq_terms(n as u64, d2l2);
         main.observe_exact(
-            le_sqrt_sum(gen, d2l2, &(qi(2) * &nq * d2l2))?,
+            le_sqrt_sum(gen, &first, &second)?,
             ratio(g, dl * (1.0 + (2.0 * n as f64).sqrt())),
             label.clone(),
         );
         literal.observe_exact(
-            le_sqrt(gen, &(&nq * d2l2))?,
+            le_sqrt(gen, &tradeoff_printed_bound_sq(n as u64, d2l2))?,
             ratio(g, dl * (n as f64).sqrt()),
             label.clone(),
         );
@@ -1178,7 +1092,7 @@ fn check_remark_l260(b: Budget) -> Result<Evidence> {
     for n in 2..=12u64 {
         let law = mode_of_halves_law(&q(1, 2), n, &Q::zero())?;
         let d = mode_of_halves_stability(n, &Q::zero())?;
-        // F_S = F_D on f = wθ, so E_S Gap_S(A) = E[|w̄| + |θ̄|] = Gap(A) (L254; checked pointwise
+        // F_S = F_D on f = wθ, so E_S Gap_S(A) = E[|w̄| + |θ̄|] = Gap(A) (proof of Prop 13; checked pointwise
         // on every dataset by bgm23.prop13) and the generalization error is 0.
         let emp = law.strong.clone();
         observe(
@@ -1208,9 +1122,9 @@ fn check_remark_l260(b: Budget) -> Result<Evidence> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Theorem 15, the remark at L264, and the erratum
+// Theorem 15, the paragraph after it, and the erratum
 
-/// (R, L, n, K) rows: the inventory's table (§5.2) and two more.
+/// (R, L, n, K) rows of the packing instance (the fixture `fixtures/bgm23/thm15_packing.json` has the same kind of rows).
 fn packing_rows(full: bool) -> Vec<(Q, Q, u64, usize)> {
     let mut v = vec![
         (qi(1), qi(1), 8, 4),
@@ -1262,7 +1176,7 @@ fn packing_algorithms(p: &Packing) -> Vec<PackAlg> {
 
 /// Thm 15 on the packing, exactly: the proof's identity (both forms) for every algorithm, the
 /// measured lower bound E ≥ (L/n)(R√K − KΔ_coord/2), and the regularized ERM at λ = 2L√K/(nR)
-/// attaining RL√K/(2n) for every σ (the inventory rows). The `RegularizedErm` algorithm (float,
+/// attaining RL√K/(2n) for every σ (the rows of `packing_rows`). The `RegularizedErm` algorithm (float,
 /// certified solver) agrees with the exact closed form. Negative control: Δ_coord/4 in place of
 /// Δ_coord/2.
 fn check_thm15(b: Budget) -> Result<Evidence> {
@@ -1376,7 +1290,7 @@ fn check_thm15(b: Budget) -> Result<Evidence> {
         )))
 }
 
-/// The remark at L264: regularized ERM excess ≤ λR²/2 = R²L/(Δn) (Δ = 2L/(λn)) on the packing,
+/// The paragraph after Thm 15: regularized ERM excess ≤ λR²/2 = R²L/(Δn) (Δ = 2L/(λn)) on the packing,
 /// for a grid of λ, every σ; the excess at λ = 2L√K/(nR) equals Thm 15's R²L/(2Δn) (tight ratio
 /// 1), half the upper bound. Negative control: λR²/8.
 fn check_remark_l264(b: Budget) -> Result<Evidence> {
@@ -1396,8 +1310,8 @@ fn check_remark_l264(b: Budget) -> Result<Evidence> {
             &lt * qi(4),
         ] {
             let rep = p.analyse(|m| packing::reg_erm(&p, &lam, m))?;
-            let upper = &lam * &p.r * &p.r / qi(2);
-            let delta = qi(2) * &p.l / (&lam * qi(n as i64));
+            let upper = thm15_regularized_erm_upper(&lam, &p.r);
+            let delta = lemma2_stability_exact(&p.l, &lam, n);
             algebra.observe_exact(
                 upper == &p.r * &p.r * &p.l / (&delta * qi(n as i64)),
                 None,
@@ -1417,7 +1331,7 @@ fn check_remark_l264(b: Budget) -> Result<Evidence> {
             );
             if lam == lt {
                 // Thm 15's lower bound R²L/(2Δn) with Δ = 2L/(λn), against the attained excess.
-                let lower = &p.r * &p.r * &p.l / (qi(2) * &delta * qi(n as i64));
+                let lower = thm15_lower_bound(&p.r, &p.l, &delta, n);
                 let t = fl(&rep.min_excess) / fl(&lower);
                 tight = Some(tight.map_or(t, |x: f64| x.max(t)));
             }
@@ -1434,7 +1348,7 @@ fn check_remark_l264(b: Budget) -> Result<Evidence> {
         .note("tight ratio: regularized ERM's excess over Thm 15's lower bound R²L/(2Δn) at Δ = R/√K (exactly 1): the upper and lower bounds differ by the factor 2 only"))
 }
 
-/// The erratum: Thm 15 needs Δ ≤ B (inventory I-40). Literal variant (control): the proof's
+/// The erratum: Thm 15 needs Δ ≤ B (E-BGM23-40). Literal variant (control): the proof's
 /// bound R²L/(2Δn) for exact ERM, whose uniform argument stability is 2R (≥ R/√min{n, d}): ERM's
 /// excess is 0 on every packing instance, every σ. Corrected variant (main): for algorithms whose
 /// exact stability Δ = R/m (m = 1, 2, 3, so Δ ≤ R and K = R²/Δ² = m² ≤ n), E_σ[excess] ≥ R²L/(2Δn).
@@ -1473,7 +1387,7 @@ fn check_thm15_erratum(b: Budget) -> Result<Evidence> {
             let p = Packing::new(r.clone(), l.clone(), n, k)?;
             let rep = p.analyse(|m| Ok(p.erm(m)))?;
             // Literal Thm 15 with the proof's constant at Δ = 2R: R²L/(2·2R·n) = RL/(4n) > 0.
-            let lit = &r * &r * &l / (qi(2) * &two_r * &nq);
+            let lit = thm15_lower_bound(&r, &l, &two_r, n);
             ctrl.observe_exact(
                 lit <= rep.min_excess,
                 None,
@@ -1521,7 +1435,7 @@ fn check_thm15_erratum(b: Budget) -> Result<Evidence> {
             for (name, alg, d2) in algs {
                 stab.observe_exact(d2 == &delta * &delta, None, format!("{name}: Δ = R/{m}"));
                 let rep = p.analyse(alg)?;
-                let bound = &r * &r * &l / (qi(2) * &delta * &nq);
+                let bound = thm15_lower_bound(&r, &l, &delta, n);
                 let label = format!("{name}, Δ = R/{m}, K = {k}, n = {n}");
                 main.observe_exact(
                     bound <= rep.expected_excess,
@@ -1551,42 +1465,6 @@ fn check_thm15_erratum(b: Budget) -> Result<Evidence> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::{saddle_point, SolveOptions};
-
-    /// The exact active-set solver agrees with the certified float solver on LIN-box with
-    /// coupling (including clamped cases).
-    #[test]
-    fn exact_box_matches_certified_solver() {
-        for c in [0.0, 0.5, 1.0, 4.0] {
-            let cq = exact::from_f64_exact(c).unwrap();
-            let fam = ExactBox::lin_box(cq);
-            let f = QuadBilinear::lin_box(c).unwrap();
-            for (a, b) in [(0.6, 0.8), (-0.6, -0.8), (0.2, -0.4), (1.0, 0.0)] {
-                for lam in [0.01, 0.5, 2.0] {
-                    let (aq, bq, lq) = (
-                        exact::from_f64_exact(a).unwrap(),
-                        exact::from_f64_exact(b).unwrap(),
-                        exact::from_f64_exact(lam).unwrap(),
-                    );
-                    let (w, t) = fam
-                        .reg_saddle(&aq, &bq, &lq, &Q::zero(), &Q::zero())
-                        .unwrap();
-                    let s = crate::problem::Dataset::new(vec![vec![a, b]]).unwrap();
-                    let obj = Objective::empirical(&s)
-                        .with_reg(crate::problem::Regularizer::bgm23_eq4(lam, &[0.0], &[0.0]));
-                    let cert = saddle_point(&f, &obj, &SolveOptions::default()).unwrap();
-                    let err = (cert.w[0] - fl(&w)).abs() + (cert.theta[0] - fl(&t)).abs();
-                    assert!(err < 1e-9, "c={c} (a,b)=({a},{b}) λ={lam}: {err}");
-                    // And the exact gap formula against the float gap function (no regularizer).
-                    let g = gap_function(&f, &Objective::empirical(&s), &cert.w, &cert.theta)
-                        .unwrap()
-                        .gap;
-                    let ge = fam.gap(&aq, &bq, &w, &t);
-                    assert!((g - fl(&ge)).abs() < 1e-8, "gap {g} vs {ge}");
-                }
-            }
-        }
-    }
 
     #[test]
     fn sqrt_comparisons() {

@@ -1,13 +1,13 @@
-//! BGM23 App. C.1: SGDA's convergence (BGM23 Lemma 20, L497–L499) and the α̂-relative accuracy of
-//! BGM23 Definition 4 (L146) measured for SGDA as the empirical subroutine A_emp.
+//! BGM23 App. C.1: SGDA's convergence (BGM23 Lemma 20) and the α̂-relative accuracy of
+//! BGM23 Definition 4 measured for SGDA as the empirical subroutine A_emp.
 //!
 //! * Lemma 20: E[F(w̄, θ) − F(w, θ̄)] ≤ ‖z_0 − z‖²/(2ηT) + (η/2)(L² + τ²) for every fixed
-//!   z = [w, θ], where L bounds ‖G‖ and τ² bounds E‖∇_t − G(z_{t−1})‖² (indexing per I-30).
-//! * Definition 4, corrected (inventory I-8): if E‖z' − z*_S‖² ≤ D̂² then
+//!   z = [w, θ], where L bounds ‖G‖ and τ² bounds E‖∇_t − G(z_{t−1})‖² (indexing per E-BGM23-30).
+//! * Definition 4, corrected (E-BGM23-8): if E‖z' − z*_S‖² ≤ D̂² then
 //!   E[F_S(w̄, θ*_S) − F_S(w*_S, θ̄)] ≤ D̂·α̂, F_S normalised by 1/n' (its own sample size). For
 //!   SGDA, Lemma 20 with z = z*_S gives α̂ = D̂/(2ηT) + η(L² + τ²)/(2D̂).
 //!
-//! The tight instance (inventory §5): LIN-box with c = 0 and the single data point x = (3/5, 4/5),
+//! The tight instance (`papers::bgm23::instances::lemma20_tight`): LIN-box with c = 0 and the single data point x = (3/5, 4/5),
 //! so G ≡ (3/5, 4/5) and ‖G‖ = L = 1; z_0 = (3/10, 2/5), z = (−3/10, −2/5) = z*_S, so z_0 − z = G
 //! and D = 1; η = D/L = 1, T = 1: both sides of Lemma 20 equal D·L = 1.
 
@@ -18,7 +18,9 @@ use crate::gap::gap_function;
 use crate::instances::{self, Instance};
 use crate::linalg;
 use crate::oracle::Oracle;
-use crate::problem::{objective_value, Dataset, Objective, QuadBilinear, Regularizer, SaddleFn};
+use crate::papers::bgm23::bounds::{def4_alpha_from_lemma20, lemma20_bound, lemma20_pair_gap};
+use crate::papers::bgm23::instances::lemma20_tight;
+use crate::problem::{Dataset, Objective, Regularizer, SaddleFn};
 use crate::rng::{NoiseSource, Stream};
 use crate::solve::{saddle_point, SolveOptions};
 
@@ -43,7 +45,7 @@ pub fn claims() -> Vec<Claim> {
             id: "bgm23.def4",
             paper: "BGM23",
             item: "Definition 4",
-            statement: "α̂-relative accuracy (corrected per I-8: second-moment premise E‖z' − z*_S‖² ≤ D̂², 1/n' \
+            statement: "α̂-relative accuracy (corrected per E-BGM23-8: second-moment premise E‖z' − z*_S‖² ≤ D̂², 1/n' \
                         normalisation): SGDA's measured α̂ = E[F_S(w̄, θ*_S) − F_S(w*_S, θ̄)]/D̂ is at most \
                         the α̂ = D̂/(2ηT) + η(L² + τ²)/(2D̂) implied by Lemma 20.",
             kind: Kind::MonteCarlo,
@@ -51,24 +53,6 @@ pub fn claims() -> Vec<Claim> {
             check: check_def4,
         },
     ]
-}
-
-/// F(w̄, θ) − F(w, θ̄) for concatenated z̄ and z.
-pub fn pair_gap(f: &dyn SaddleFn, obj: &Objective, zbar: &[f64], z: &[f64]) -> f64 {
-    let (wb, tb) = linalg::split(zbar, f.dim_w());
-    let (w, t) = linalg::split(z, f.dim_w());
-    objective_value(f, obj, &wb, &t) - objective_value(f, obj, &w, &tb)
-}
-
-/// Lemma 20's right-hand side, with the distance term divided by `dist_div` (1 for the paper;
-/// 2 for the "1/(2ηT) halved" negative control).
-pub fn lemma20_bound(d2: f64, eta: f64, steps: usize, l: f64, tau2: f64, dist_div: f64) -> f64 {
-    d2 / (2.0 * eta * steps as f64 * dist_div) + 0.5 * eta * (l * l + tau2)
-}
-
-/// The α̂ that Lemma 20 implies for SGDA started within D̂ of z*_S (Definition 4).
-pub fn alpha_implied(d_hat: f64, eta: f64, steps: usize, l: f64, tau2: f64) -> f64 {
-    lemma20_bound(d_hat * d_hat, eta, steps, l, tau2, 1.0) / d_hat
 }
 
 /// Mean, sample standard deviation and the one-sided 99.9% lower confidence bound of the mean.
@@ -82,34 +66,6 @@ pub fn mean_lcb(x: &[f64]) -> (f64, f64, f64) {
     };
     let sd = var.sqrt();
     (mean, sd, mean - Z999 * sd / n.sqrt())
-}
-
-/// The tight instance: (f, S, z_0, z = z*_S, L, D).
-pub struct Tight {
-    /// LIN-box with c = 0.
-    pub f: QuadBilinear,
-    /// S = {(3/5, 4/5)}.
-    pub s: Dataset,
-    /// z_0 = (3/10, 2/5).
-    pub z0: Vec<f64>,
-    /// z = (−3/10, −2/5), the saddle point of F_S.
-    pub z: Vec<f64>,
-    /// L = ‖G‖ = 1.
-    pub l: f64,
-    /// D = ‖z_0 − z‖ = 1.
-    pub d: f64,
-}
-
-/// The Lemma 20 tight instance (module doc).
-pub fn tight() -> Result<Tight> {
-    Ok(Tight {
-        f: QuadBilinear::lin_box(0.0)?,
-        s: Dataset::new(vec![vec![0.6, 0.8]])?,
-        z0: vec![0.3, 0.4],
-        z: vec![-0.3, -0.4],
-        l: 1.0,
-        d: 1.0,
-    })
 }
 
 /// Full-batch, σ = 0 SGDA from concatenated z_0.
@@ -156,7 +112,7 @@ fn data_variance(s: &Dataset) -> f64 {
         / s.len() as f64
 }
 
-/// The pathwise form of Lemma 20 (inventory, [EXACT]): for every realization and fixed z,
+/// The pathwise form of Lemma 20 (its proof in App. C.1 before taking expectations): for every realization and fixed z,
 /// F(w̄,θ) − F(w,θ̄) ≤ ‖z_0 − z‖²/(2ηT) + (η/(2T))Σ‖∇_{t+1}‖² + (1/T)Σ⟨G(z_t) − ∇_{t+1}, z_t − z⟩.
 /// G(z_t) is evaluated by a separate oracle (not the algorithm's count).
 fn pathwise_rhs(
@@ -192,7 +148,7 @@ struct McCase {
 fn mc_cases() -> Result<Vec<McCase>> {
     let mut v = Vec::new();
     // The tight family at T = 4, η = D/(LT), noise only (m = 2 copies of the point).
-    let tt = tight()?;
+    let tt = lemma20_tight()?;
     let (w0, t0) = linalg::split(&tt.z0, 1);
     v.push(McCase {
         name: "tight family T=4 σ=0.2".into(),
@@ -314,7 +270,7 @@ fn check_lemma20(b: Budget) -> Result<Evidence> {
                         comps.push(("fixed", z.clone()));
                     }
                     for (name, z) in comps {
-                        let lhs = pair_gap(f, &obj, &zbar, &z);
+                        let lhs = lemma20_pair_gap(f, &obj, &zbar, &z);
                         let d2 = linalg::dist2(z0, &z).powi(2);
                         let label = format!("{} η={eta} T={t} z0={z0:?} z={name}", inst.name);
                         main.observe(lhs, lemma20_bound(d2, eta, t, l, 0.0, 1.0), label.clone());
@@ -325,12 +281,12 @@ fn check_lemma20(b: Budget) -> Result<Evidence> {
         }
     }
     // (b) the tight instance.
-    let tt = tight()?;
+    let tt = lemma20_tight()?;
     let obj_t = Objective::empirical(&tt.s);
     let eta_t = tt.d / tt.l;
     let out =
         full(&tt.f, eta_t, 1, &tt.z0).run_objective(&tt.f, &obj_t, &mut NoiseSource::sample(0))?;
-    let lhs_t = pair_gap(&tt.f, &obj_t, &out.z(), &tt.z);
+    let lhs_t = lemma20_pair_gap(&tt.f, &obj_t, &out.z(), &tt.z);
     let d2_t = linalg::dist2(&tt.z0, &tt.z).powi(2);
     let bound_t = lemma20_bound(d2_t, eta_t, 1, tt.l, 0.0, 1.0);
     main.observe(lhs_t, bound_t, "tight instance T=1");
@@ -354,7 +310,7 @@ fn check_lemma20(b: Budget) -> Result<Evidence> {
                 .run_traced(f, &obj, &mut NoiseSource::sample(seed))?;
             let zbar = run.output.z();
             for (j, (name, z)) in case.comparators.iter().enumerate() {
-                let lhs = pair_gap(f, &obj, &zbar, z);
+                let lhs = lemma20_pair_gap(f, &obj, &zbar, z);
                 samples[j].push(lhs);
                 path.observe(
                     lhs,
@@ -401,7 +357,7 @@ fn check_lemma20(b: Budget) -> Result<Evidence> {
     Ok(ev)
 }
 
-/// Definition 4 (corrected, I-8) for SGDA with η = D̂/(L√T) (Theorem 21's step): (a) exact
+/// Definition 4 (corrected, E-BGM23-8) for SGDA with η = D̂/(L√T) (Theorem 21's step): (a) exact
 /// full-batch σ = 0 runs on regularized and plain LIN objectives, z*_S certified, D̂ ∈ {‖z' − z*‖,
 /// 1.5‖z' − z*‖}; (b) the tight instance at T = 1 (α̂ measured = α̂ implied = 1); (c) seeded MC
 /// with minibatches and noise. Negative control: the implied α̂ with its D̂/(2ηT) term halved.
@@ -450,8 +406,8 @@ fn check_def4(b: Budget) -> Result<Evidence> {
                     let eta = d_hat / (l * (t as f64).sqrt());
                     let out =
                         full(f, eta, t, &z0).run_objective(f, &obj, &mut NoiseSource::sample(0))?;
-                    let a_meas = pair_gap(f, &obj, &out.z(), &zstar) / d_hat;
-                    let a_imp = alpha_implied(d_hat, eta, t, l, 0.0);
+                    let a_meas = lemma20_pair_gap(f, &obj, &out.z(), &zstar) / d_hat;
+                    let a_imp = def4_alpha_from_lemma20(d_hat, eta, t, l, 0.0);
                     let label = format!("{} λ={lambda} D̂={d_hat:.4} T={t}", inst.name);
                     main.observe(a_meas, a_imp + slack / d_hat, label.clone());
                     ctrl.observe(
@@ -464,13 +420,13 @@ fn check_def4(b: Budget) -> Result<Evidence> {
         }
     }
     // (b) tight instance.
-    let tt = tight()?;
+    let tt = lemma20_tight()?;
     let obj_t = Objective::empirical(&tt.s);
     let eta_t = tt.d / tt.l;
     let out =
         full(&tt.f, eta_t, 1, &tt.z0).run_objective(&tt.f, &obj_t, &mut NoiseSource::sample(0))?;
-    let a_meas_t = pair_gap(&tt.f, &obj_t, &out.z(), &tt.z) / tt.d;
-    let a_imp_t = alpha_implied(tt.d, eta_t, 1, tt.l, 0.0);
+    let a_meas_t = lemma20_pair_gap(&tt.f, &obj_t, &out.z(), &tt.z) / tt.d;
+    let a_imp_t = def4_alpha_from_lemma20(tt.d, eta_t, 1, tt.l, 0.0);
     main.observe(a_meas_t, a_imp_t, "tight instance T=1");
     ctrl.observe(
         a_meas_t,
@@ -490,10 +446,10 @@ fn check_def4(b: Budget) -> Result<Evidence> {
             let out = case
                 .alg
                 .run_objective(f, &obj, &mut NoiseSource::sample(seed))?;
-            x.push(pair_gap(f, &obj, &out.z(), zstar) / d_hat);
+            x.push(lemma20_pair_gap(f, &obj, &out.z(), zstar) / d_hat);
         }
         let (mean, sd, lcb) = mean_lcb(&x);
-        let a_imp = alpha_implied(d_hat, case.alg.eta, case.alg.steps, case.l, tau2);
+        let a_imp = def4_alpha_from_lemma20(d_hat, case.alg.eta, case.alg.steps, case.l, tau2);
         let label = format!("MC {} N={n_mc}", case.name);
         main.observe(lcb, a_imp, label.clone());
         ctrl.observe(

@@ -1,13 +1,14 @@
-//! KLLW22 §5.2: Theorem 3 (a)–(d) (= App. Theorem 6, L225–L262, proof L800–L1188) and
-//! Corollary 1 (a)–(c) (= App. Corollary 2, L323–L346, proof L1215–L1250), the high-probability
-//! generalization bounds for a γ-argument-stable algorithm.
+//! KLLW22 §5.2: Theorem 3 (a)–(d) (= Theorem 6 of App. A.3, proved there) and Corollary 1
+//! (a)–(c) (= Corollary 2 of App. A.5, proved there), the high-probability generalization bounds
+//! for a γ-argument-stable algorithm. The bound formulas are
+//! [`crate::papers::kllw22::generalization::GenBound`]; this module holds the exact checks.
 //!
 //! **How they are checked: exactly, on a finite support.** Every quantity of the statements is
 //! computed exactly by enumerating every count vector c of S ~ Dⁿ (DP-GDA's full-batch gradient
 //! depends on S only through its counts):
 //!
 //! * the algorithm is DP-GDA *conditional on its noise tape* (one seed, the same noise on every
-//!   dataset: the coupling of the stability proof, L619), hence a deterministic map S ↦ A(S);
+//!   dataset: the coupling of the stability proof, App. A.2 after eq. (3)), hence a deterministic map S ↦ A(S);
 //!   σ = 0 is plain GDA;
 //! * γ is the exact Definition 3 constant of that map: the largest ‖ΔA_w‖ + ‖ΔA_v‖ over every
 //!   dataset and every replace-one move within the support;
@@ -16,219 +17,36 @@
 //! * "with probability ≥ 1 − ζ" is checked as the exact statement P_S(LHS > RHS) ≤ ζ, i.e. the
 //!   upper (1 − ζ)-quantile of LHS/RHS under P_S is ≤ 1.
 //!
-//! Both readings are implemented ([`Reading`]): the statements as printed (log n; Theorem 3(b),
+//! Both readings are checked ([`Reading`]): the statements as printed (log n; Theorem 3(b),
 //! (c) without Lemma 8's factor e; Theorem 3(d) and Corollary 1(b), (c) with Δ_S^s in place of
 //! E_S[Δ_S^s]) and what the proofs establish (a ceiling on the logarithm, taken as ⌈log₂ n⌉ to
-//! cover Lemma 7's source (I-22, I-41), e restored (I-23), the E_S term of eq. (37) kept (I-27)).
+//! cover Lemma 7's source (E-KLLW22-22, E-KLLW22-41), e restored (E-KLLW22-23), the E_S term of
+//! eq. (37) kept (E-KLLW22-27)).
 //!
 //! The proof steps of part (a) are checked as exact identities and inequalities
 //! ([`claims`]' `kllw22.thm3_steps`): eq. (12), the decomposition (13), the bounded differences
-//! and zero conditional means of q_i, eq. (15), the moment bound (14) and its successor at L853,
+//! and zero conditional means of q_i, eq. (15), the moment bound (14) and the display after eq. (15),
 //! with ‖·‖_τ computed exactly; and the steps parts (b)–(d) add: eq. (21) (Lemma 11 on the
-//! population objective) and L1146 for the population.
+//! population objective) and the display after eq. (34) for the population.
 
 use crate::algorithms::dp_gda::DpGda;
 use crate::algorithms::Algorithm;
-use crate::claims::kllw22::stability::{blockwise_g, instance};
 use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
 use crate::error::{invalid, Result};
 use crate::gap::gap_function;
 use crate::linalg::{self, Matrix};
+use crate::papers::kllw22::generalization::GenBound;
+use crate::papers::kllw22::instances::{blockwise_g, instance};
+use crate::papers::Reading;
 use crate::problem::{objective_value, FiniteDist, Objective, QuadBilinear, SaddleFn};
 use crate::rng::NoiseSource;
 use crate::solve::{saddle_point, SolveOptions};
 use std::collections::HashMap;
-use std::f64::consts::{E, SQRT_2};
-
-/// Which form of Theorem 3 / Corollary 1 to evaluate (KLLW22 I-22, I-23, I-27).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reading {
-    /// As printed: log n; (b), (c) without e; (d) and Cor 1(b), (c) with Δ_S^s for E_S[Δ_S^s].
-    PaperLiteral,
-    /// As proven: ⌈log₂ n⌉ (the proofs carry ⌈log n⌉ from Lemma 7, L836, L853; Lemma 7's source,
-    /// Bousquet, Klochkov and Zhivotovskiy 2020, may have ⌈log₂ n⌉ ≥ ⌈ln n⌉ (I-41), so the larger
-    /// one is used), 50√2·e in (b) and 50√2·e(2 + L/ρ) in (c) (Lemma 8),
-    /// eq. (37)'s (eι/(1−ι))·log(e/ζ)·E_S[Δ_S^s] + Δ_S^s.
-    Safe,
-}
-
-/// The constants of KLLW22 Theorem 3 and Corollary 1: G (Assumption 2), γ (Definition 3), n,
-/// M_ℓ (Assumption 4), ρ (Assumption 1), L (Assumption 3), and the free ι, ζ ∈ (0, 1).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct GenBound {
-    /// G, the blockwise Lipschitz constant.
-    pub g: f64,
-    /// γ, the argument-stability constant (sum of block norms).
-    pub gamma: f64,
-    /// n ≥ 2.
-    pub n: usize,
-    /// M_ℓ: 0 ≤ ℓ ≤ M_ℓ.
-    pub m_loss: f64,
-    /// ρ > 0.
-    pub rho: f64,
-    /// L, the smoothness constant (the paper's L, not the population risk).
-    pub smooth_l: f64,
-    /// ι ∈ (0, 1).
-    pub iota: f64,
-    /// ζ ∈ (0, 1).
-    pub zeta: f64,
-}
-
-impl GenBound {
-    /// Check the quantifiers the statements need (I-21: "for all ι, ζ > 0" must read (0, 1);
-    /// I-22: n ≥ 2 so that log n > 0).
-    pub fn validate(&self) -> Result<()> {
-        let open01 = |x: f64| x > 0.0 && x < 1.0;
-        if !open01(self.iota) {
-            return Err(invalid(
-                "iota",
-                format!("must lie in (0, 1) (got {})", self.iota),
-            ));
-        }
-        if !open01(self.zeta) {
-            return Err(invalid(
-                "zeta",
-                format!("must lie in (0, 1) (got {})", self.zeta),
-            ));
-        }
-        if self.n < 2 {
-            return Err(invalid("n", format!("must be ≥ 2 (got {})", self.n)));
-        }
-        for (name, v) in [
-            ("g", self.g),
-            ("m_loss", self.m_loss),
-            ("rho", self.rho),
-            ("smooth_l", self.smooth_l),
-        ] {
-            if !(v.is_finite() && v > 0.0) {
-                return Err(invalid(name, format!("must be finite and > 0 (got {v})")));
-            }
-        }
-        if !(self.gamma.is_finite() && self.gamma >= 0.0) {
-            return Err(invalid(
-                "gamma",
-                format!("must be finite and ≥ 0 (got {})", self.gamma),
-            ));
-        }
-        Ok(())
-    }
-
-    fn log_n(&self, r: Reading) -> f64 {
-        let l = (self.n as f64).ln();
-        match r {
-            Reading::PaperLiteral => l,
-            Reading::Safe => (self.n as f64).log2().ceil(),
-        }
-    }
-
-    fn kappa(&self) -> f64 {
-        1.0 + self.smooth_l / self.rho
-    }
-
-    /// The Bernstein-plus-self-bounding terms of (a)–(c) with stability factor `k`·Gγ and
-    /// confidence split `split` (3 in (a), (b); 6 in (c)): √(k²G²γ²(1 + 64n log(s/ζ))/(2(1−ι)²n)
-    /// · log(s/ζ)).
-    fn root_term(&self, k: f64, split: f64) -> f64 {
-        let (n, i) = (self.n as f64, self.iota);
-        let lz = (split / self.zeta).ln();
-        (k * k * self.g * self.g * self.gamma * self.gamma * (1.0 + 64.0 * n * lz)
-            / (2.0 * (1.0 - i) * (1.0 - i) * n)
-            * lz)
-            .sqrt()
-    }
-
-    /// (12 + 2ι)M_ℓ/(3ι(1−ι)n) · log(s/ζ), times `mult` ((c) has (24 + 4ι)).
-    fn m_term(&self, split: f64, mult: f64) -> f64 {
-        let (n, i) = (self.n as f64, self.iota);
-        mult * (12.0 + 2.0 * i) * self.m_loss / (3.0 * i * (1.0 - i) * n) * (split / self.zeta).ln()
-    }
-
-    /// KLLW22 Theorem 3(a) (L231–L236): the bound on L(A(S)) − L_S(A(S))/(1−ι).
-    pub fn thm3a(&self, r: Reading) -> f64 {
-        let i = self.iota;
-        self.root_term(1.0, 3.0)
-            + 50.0 * SQRT_2 * E * self.g * self.gamma * self.log_n(r) / (1.0 - i)
-                * (3.0 * E / self.zeta).ln()
-            + self.m_term(3.0, 1.0)
-    }
-
-    /// KLLW22 Theorem 3(b) (L238–L243): the bound on R(A_w(S)) − R_S(A_w(S))/(1−ι).
-    pub fn thm3b(&self, r: Reading) -> f64 {
-        let i = self.iota;
-        let e = match r {
-            Reading::PaperLiteral => 1.0,
-            Reading::Safe => E,
-        };
-        self.root_term(self.kappa(), 3.0)
-            + 50.0 * SQRT_2 * e * self.kappa() * self.g * self.gamma * self.log_n(r) / (1.0 - i)
-                * (3.0 * E / self.zeta).ln()
-            + self.m_term(3.0, 1.0)
-    }
-
-    /// KLLW22 Theorem 3(c) (L245–L252): the bound on R(A_w(S)) − ((1+ι)/(1−ι)) inf_W R, given
-    /// `gap_emp` = Δ_S^s(A(S)).
-    pub fn thm3c(&self, r: Reading, gap_emp: f64) -> f64 {
-        let i = self.iota;
-        let coef = match r {
-            Reading::PaperLiteral => 1.0 + E + self.smooth_l / self.rho,
-            Reading::Safe => E * (2.0 + self.smooth_l / self.rho),
-        };
-        self.root_term(self.kappa(), 6.0)
-            + self.root_term(1.0, 6.0)
-            + 50.0 * SQRT_2 * coef * self.g * self.gamma * self.log_n(r) / (1.0 - i)
-                * (6.0 * E / self.zeta).ln()
-            + self.m_term(6.0, 2.0)
-            + gap_emp / (1.0 - i)
-    }
-
-    /// K of Corollary 1: the data-free part of Theorem 3(d) (L254–L259, eq. (37)).
-    pub fn cor1_k(&self, r: Reading) -> f64 {
-        let (n, i) = (self.n as f64, self.iota);
-        let le = (E / self.zeta).ln();
-        let c = E * (1.0 + i) / (1.0 - i) * le;
-        c * (100.0 * SQRT_2 * self.kappa() * self.g * self.gamma * self.log_n(r)
-            + 144.0 * self.g * self.g / (self.rho * i * n)
-            + 8.0 * self.m_loss / n)
-    }
-
-    /// The coefficient (eι/(1−ι))·log(e/ζ) of eq. (37).
-    fn c_iota(&self) -> f64 {
-        E * self.iota / (1.0 - self.iota) * (E / self.zeta).ln()
-    }
-
-    /// KLLW22 Theorem 3(d): the bound on Δ^s(A(S)), given Δ_S^s(A(S)) and E_S[Δ_S^s(A(S))].
-    pub fn thm3d(&self, r: Reading, gap_emp: f64, mean_gap_emp: f64) -> f64 {
-        self.cor1_k(r) + self.gap_terms(r, gap_emp, mean_gap_emp, 1.0)
-    }
-
-    /// (eι/(1−ι)) log(e/ζ)·X + extra·Δ_S^s with X = Δ_S^s as printed, E_S[Δ_S^s] as proven.
-    fn gap_terms(&self, r: Reading, gap_emp: f64, mean_gap_emp: f64, extra: f64) -> f64 {
-        let x = match r {
-            Reading::PaperLiteral => gap_emp,
-            Reading::Safe => mean_gap_emp,
-        };
-        self.c_iota() * x + extra * gap_emp
-    }
-
-    /// KLLW22 Corollary 1(a): the bound on Δ^s − Δ_S^s (both readings keep E_S[Δ_S^s]).
-    pub fn cor1a(&self, r: Reading, mean_gap_emp: f64) -> f64 {
-        self.cor1_k(r) + self.c_iota() * mean_gap_emp
-    }
-
-    /// KLLW22 Corollary 1(b): the bound on Δ^w(A(S)).
-    pub fn cor1b(&self, r: Reading, gap_emp: f64, mean_gap_emp: f64) -> f64 {
-        self.thm3d(r, gap_emp, mean_gap_emp)
-    }
-
-    /// KLLW22 Corollary 1(c): the bound on Δ^w(A(S)) − Δ_S^w(A(S)).
-    pub fn cor1c(&self, r: Reading, gap_emp: f64, mean_gap_emp: f64) -> f64 {
-        self.cor1_k(r) + self.gap_terms(r, gap_emp, mean_gap_emp, 2.0)
-    }
-}
+use std::f64::consts::SQRT_2;
 
 /// The smallest x with P(ratio > x) ≤ ζ for ratios weighted by `p` (the upper (1−ζ)-quantile):
 /// "P(LHS > RHS) ≤ ζ" holds iff this quantile of LHS/RHS is ≤ 1.
-pub fn upper_quantile(pairs: &[(f64, f64)], zeta: f64) -> f64 {
+fn upper_quantile(pairs: &[(f64, f64)], zeta: f64) -> f64 {
     let mut v: Vec<(f64, f64)> = pairs.to_vec();
     v.sort_by(|a, b| b.0.total_cmp(&a.0));
     // Walk from the top: include ratios while the mass strictly above the candidate stays ≤ ζ.
@@ -243,8 +61,8 @@ pub fn upper_quantile(pairs: &[(f64, f64)], zeta: f64) -> f64 {
     f64::NEG_INFINITY
 }
 
-/// The loss of [`Enumerated`]: `stability::instance(d, radius, ρ, C)`, the ρ-SC-SC data-affine
-/// quadratic on balls of the given radius (KLLW22 Assumptions 1–3, 5).
+/// The loss of [`Enumerated`]: [`crate::papers::kllw22::instances::instance`]`(d, radius, ρ, C)`,
+/// the ρ-SC-SC data-affine quadratic on balls of the given radius (KLLW22 Assumptions 1–3, 5).
 #[derive(Clone, Debug)]
 pub struct LossSpec {
     /// Block dimension p (d_w = d_v = d).
@@ -289,7 +107,7 @@ pub struct Enumerated {
 
 /// Per-dataset values: L̃(A), L̃_S(A), R̃(A_w), R̃_S(A_w), Δ^s(A), Δ_S^s(A).
 #[derive(Clone, Copy, Debug)]
-pub struct Values {
+struct Values {
     /// L(A(S)) + m.
     pub pop: f64,
     /// L_S(A(S)) + m.
@@ -383,33 +201,20 @@ impl Enumerated {
             gamma: 0.0,
             index,
         };
-        let mut gamma: f64 = 0.0;
-        for k in 0..e.counts.len() {
-            for (j, l, k2) in e.moves(k) {
-                let _ = (j, l);
-                gamma = gamma.max(e.block_sum(k, k2));
-            }
-        }
+        let gamma = e
+            .move_pairs()
+            .map(|(k, k2)| e.block_sum(k, k2))
+            .fold(0.0, f64::max);
         e.gamma = gamma;
         Ok(e)
     }
 
-    /// Replace-one moves from dataset `k`: (atom j removed, atom l added, index of the result),
-    /// j ≠ l.
-    fn moves(&self, k: usize) -> Vec<(usize, usize, usize)> {
-        let c = &self.counts[k];
-        let mut v = vec![];
-        for j in 0..c.len() {
-            if c[j] == 0 {
-                continue;
-            }
-            for l in 0..c.len() {
-                if l != j {
-                    v.push((j, l, self.moved(k, j, l)));
-                }
-            }
-        }
-        v
+    /// Every replace-one move (S, S′) within the support, as the pair of dataset indices, in the
+    /// order of [`crate::exact::replace_one_moves`] (datasets in enumeration order, then the
+    /// removed atom, then the added one).
+    fn move_pairs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        crate::exact::replace_one_moves(self.n, self.dist.k())
+            .map(|mv| (self.index[&mv.counts], self.index[&mv.neighbour]))
     }
 
     /// The index of c − e_j + e_l; j = l gives c itself. Callers guarantee c_j ≥ 1 (every
@@ -567,7 +372,7 @@ fn settings(b: Budget) -> Result<Vec<Setting>> {
 
 fn enumerate(s: &Setting) -> Result<Enumerated> {
     let dist = FiniteDist::new(s.atoms.clone(), s.probs.clone())?;
-    let alg = DpGda::new(s.steps, s.loss.rho, s.sigma);
+    let alg = DpGda::new(s.steps, s.loss.rho, s.sigma)?;
     Enumerated::new(&s.loss, dist, s.n, &alg, 17)
 }
 
@@ -577,36 +382,36 @@ pub fn claims() -> Vec<Claim> {
         Claim {
             id: "kllw22.thm3",
             paper: "KLLW22",
-            item: "Theorem 3 (a)–(d) (L225–L262; App. Theorem 6)",
+            item: "Theorem 3 (a)–(d) (= App. A.3, Theorem 6)",
             statement: "For DP-GDA conditional on its noise tape (γ its exact Definition 3 constant, ℓ shifted \
                         into [0, M_ℓ]), exactly over S ~ Dⁿ on a finite support: P_S(LHS > RHS) ≤ ζ for the plain \
                         and primal generalization errors (a), (b), the excess primal risk (c) and the strong PD \
                         population risk (d), as printed and as proven (⌈log₂ n⌉, e restored, E_S[Δ_S^s] kept).",
             kind: Kind::Enumerated,
-            code: "claims::kllw22::generalization::{GenBound, Enumerated}",
+            code: "papers::kllw22::generalization::GenBound, claims::kllw22::generalization::Enumerated",
             check: check_thm3,
         },
         Claim {
             id: "kllw22.cor1",
             paper: "KLLW22",
-            item: "Corollary 1 (a)–(c) (L323–L346; App. Corollary 2)",
+            item: "Corollary 1 (a)–(c) (= App. A.5, Corollary 2)",
             statement: "Under Theorem 3(d)'s conditions, exactly over S ~ Dⁿ: P_S(LHS > RHS) ≤ ζ for the strong \
                         PD generalization error (a), the weak PD population risk (b) and the weak PD generalization \
                         error (c), with Δ^w read per dataset (A deterministic given the tape, so Δ^w = Δ^s) and, \
-                        separately, with the expectation over S inside Δ^w (I-31).",
+                        separately, with the expectation over S inside Δ^w (E-KLLW22-31).",
             kind: Kind::Enumerated,
-            code: "claims::kllw22::generalization::GenBound::cor1_k",
+            code: "papers::kllw22::generalization::GenBound",
             check: check_cor1,
         },
         Claim {
             id: "kllw22.thm3_steps",
             paper: "KLLW22",
-            item: "Theorem 3 proof: eqs. (12)–(15), L853, eq. (21), L1146 (App. A.3)",
+            item: "proof of Theorem 3 (App. A.3): eqs. (12)–(15), the display after (15), eq. (21), the display after (34)",
             statement: "Exactly over every dataset of a finite support: (12) |ℓ(A(S); z) − ℓ(A(S′); z)| ≤ \
                         G(‖ΔA_w‖ + ‖ΔA_v‖); the decomposition (13) is an identity and its first and third sums are \
                         ≤ 2Gnγ; E_{z_i}[q_i] = E_{S∖z_i}[q_i] = 0 and q_i has bounded differences ≤ 2Gγ (the paper \
-                        states 4Gγ); (15) is an identity; ‖Σq_i‖_τ ≤ 48√2Gτnγ⌈log n⌉ (14) and the L853 bound for \
-                        τ ∈ {2, 4}; (21) |ℓ(A_w(S), v*_S; z) − ℓ(A_w(S′), v*_{S′}; z)| ≤ (1 + L/ρ)G‖ΔA_w‖; L1146 \
+                        states 4Gγ); (15) is an identity; ‖Σq_i‖_τ ≤ 48√2Gτnγ⌈log n⌉ (14) and the bound displayed after (15) for \
+                        τ ∈ {2, 4}; (21) |ℓ(A_w(S), v*_S; z) − ℓ(A_w(S′), v*_{S′}; z)| ≤ (1 + L/ρ)G‖ΔA_w‖; after (34): \
                         ‖A_v − v*‖² + ‖A_w − w*‖² ≤ (2/ρ)Δ^s for the population.",
             kind: Kind::Exact,
             code: "claims::kllw22::generalization::Enumerated",
@@ -661,7 +466,7 @@ fn check_thm3(b: Budget) -> Result<Evidence> {
             let gb = e.bound(iota, ZETA);
             gb.validate()?;
             let mut worst = [0.0f64; 4];
-            for r in [Reading::PaperLiteral, Reading::Safe] {
+            for r in [Reading::PaperLiteral, Reading::Corrected] {
                 let mut parts: [Vec<(f64, f64)>; 4] = Default::default();
                 let mut qs = [0.0; 4];
                 for (v, &p) in vals.iter().zip(&e.prob) {
@@ -706,7 +511,7 @@ fn check_thm3(b: Budget) -> Result<Evidence> {
                     worst[1],
                     worst[2],
                     worst[3],
-                    gb.thm3a(Reading::Safe)
+                    gb.thm3a(Reading::Corrected)
                 ));
             }
         }
@@ -756,7 +561,7 @@ fn vacuity_note() -> String {
             iota: 0.5,
             zeta: ZETA,
         }
-        .thm3a(Reading::Safe)
+        .thm3a(Reading::Corrected)
     };
     let mut n = 2usize;
     while at(n) >= 4.0 && n < 1 << 40 {
@@ -781,7 +586,7 @@ fn check_cor1(b: Budget) -> Result<Evidence> {
         mean_gap_emp,
     } in evaluated(b)?
     {
-        // I-31: Δ^w with the expectation over S (and the tape) inside, one number.
+        // E-KLLW22-31: Δ^w with the expectation over S (and the tape) inside, one number.
         let outs: Vec<WeightedOutput> = e
             .out
             .iter()
@@ -796,7 +601,7 @@ fn check_cor1(b: Budget) -> Result<Evidence> {
         let weak_pop = weak_gap(&e.f, &pop, &outs)?;
         for &iota in &IOTAS {
             let gb = e.bound(iota, ZETA);
-            for r in [Reading::PaperLiteral, Reading::Safe] {
+            for r in [Reading::PaperLiteral, Reading::Corrected] {
                 let mut parts: [Vec<(f64, f64)>; 4] = Default::default();
                 for (v, &p) in vals.iter().zip(&e.prob) {
                     // Per dataset, A deterministic: Δ^w(A(S)) = Δ^s(A(S)), Δ_S^w = Δ_S^s.
@@ -826,7 +631,7 @@ fn check_cor1(b: Budget) -> Result<Evidence> {
                         ),
                     );
                 }
-                if iota == IOTAS[0] && r == Reading::Safe {
+                if iota == IOTAS[0] && r == Reading::Corrected {
                     let w = |i: usize| parts[i].iter().map(|x| x.0).fold(f64::MIN, f64::max);
                     notes.push(format!(
                         "{}: K = {:.3e}, E_S Δ_S^s = {mean_gap_emp:.3e}, Δ^w (over S) = {weak_pop:.3e}; worst LHS/RHS (a) {:.2e}, (b) {:.2e}, (c) {:.2e}",
@@ -847,8 +652,9 @@ fn check_cor1(b: Budget) -> Result<Evidence> {
             .map(|(v, &p)| {
                 (
                     (v.gap_pop - v.gap_emp)
-                        / (gb.cor1a(Reading::Safe, mean_gap_emp) - gb.cor1_k(Reading::Safe))
-                            .max(1e-300),
+                        / (gb.cor1a(Reading::Corrected, mean_gap_emp)
+                            - gb.cor1_k(Reading::Corrected))
+                        .max(1e-300),
                     p,
                 )
             })
@@ -891,15 +697,13 @@ fn check_steps(b: Budget) -> Result<Evidence> {
         let pop_l: Vec<f64> = (0..e.counts.len()).map(|k| e.pop_loss(k)).collect();
         // (12): every dataset, move and evaluation atom.
         let mut worst12: f64 = 0.0;
-        for k in 0..e.counts.len() {
-            for (_, _, k2) in e.moves(k) {
-                let bs = e.block_sum(k, k2);
-                for z in 0..k_atoms {
-                    let d = (e.loss(k, z) - e.loss(k2, z)).abs();
-                    main.observe(d, g * bs, format!("{}: (12) c={:?}", s.label, e.counts[k]));
-                    if bs > 0.0 {
-                        worst12 = worst12.max(d / (g * bs));
-                    }
+        for (k, k2) in e.move_pairs() {
+            let bs = e.block_sum(k, k2);
+            for z in 0..k_atoms {
+                let d = (e.loss(k, z) - e.loss(k2, z)).abs();
+                main.observe(d, g * bs, format!("{}: (12) c={:?}", s.label, e.counts[k]));
+                if bs > 0.0 {
+                    worst12 = worst12.max(d / (g * bs));
                 }
             }
         }
@@ -1041,11 +845,11 @@ fn check_steps(b: Budget) -> Result<Evidence> {
             main.observe(
                 c853,
                 50.0 * SQRT_2 * g * tau * nf * gamma * cl,
-                format!("{}: L853 τ = {tau}", s.label),
+                format!("{}: after (15) τ = {tau}", s.label),
             );
             ratio14 = ratio14.max(q / b14);
         }
-        // (21) and L1146 on the population objective.
+        // (21) and the display after (34) on the population objective.
         let pop = Objective::population(&e.dist);
         let v_star: Vec<Vec<f64>> = e
             .out
@@ -1055,26 +859,26 @@ fn check_steps(b: Budget) -> Result<Evidence> {
         let kappa = 1.0 + e.smooth_l / e.rho;
         let mut worst21: f64 = 0.0;
         let mut worst21_ctrl: f64 = 0.0;
-        for k in 0..e.counts.len() {
-            for (_, _, k2) in e.moves(k) {
-                let dw = linalg::norm2(&linalg::sub(&e.out[k].0, &e.out[k2].0));
-                for z in 0..k_atoms {
-                    let x = &e.dist.atoms[z];
-                    let d = (e.f.value(&e.out[k].0, &v_star[k], x)
-                        - e.f.value(&e.out[k2].0, &v_star[k2], x))
-                    .abs();
-                    main.observe(d, kappa * g * dw, format!("{}: (21)", s.label));
-                    if dw > 0.0 {
-                        worst21 = worst21.max(d / (kappa * g * dw));
-                        worst21_ctrl = worst21_ctrl.max(d / (g * dw));
-                    }
+        for (k, k2) in e.move_pairs() {
+            let dw = linalg::norm2(&linalg::sub(&e.out[k].0, &e.out[k2].0));
+            for z in 0..k_atoms {
+                let x = &e.dist.atoms[z];
+                let d = (e.f.value(&e.out[k].0, &v_star[k], x)
+                    - e.f.value(&e.out[k2].0, &v_star[k2], x))
+                .abs();
+                main.observe(d, kappa * g * dw, format!("{}: (21)", s.label));
+                if dw > 0.0 {
+                    worst21 = worst21.max(d / (kappa * g * dw));
+                    worst21_ctrl = worst21_ctrl.max(d / (g * dw));
                 }
             }
+        }
+        for k in 0..e.counts.len() {
             let (w, v) = &e.out[k];
             let gv = gap_function(&e.f, &pop, w, v)?;
             let d2 = linalg::norm2_sq(&linalg::sub(v, &gv.theta_br))
                 + linalg::norm2_sq(&linalg::sub(w, &gv.w_br));
-            main.observe(d2, 2.0 / e.rho * gv.gap, format!("{}: L1146", s.label));
+            main.observe(d2, 2.0 / e.rho * gv.gap, format!("{}: after (34)", s.label));
             if gv.gap > 1e-9 {
                 tight1146 = tight1146.max(d2 / (2.0 / e.rho * gv.gap));
             }
@@ -1084,7 +888,7 @@ fn check_steps(b: Budget) -> Result<Evidence> {
             s.label
         ));
     }
-    // L1146 is an equality when both best responses are interior (quadratic in each block).
+    // The display after (34) is an equality when both best responses are interior (quadratic in each block).
     let mut ev = Evidence::from_checks(&main, Some(("(13) without its third sum", &ctrl)))
         .with_tight(tight1146, 1e-9);
     for n in notes {
@@ -1096,65 +900,6 @@ fn check_steps(b: Budget) -> Result<Evidence> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn base() -> GenBound {
-        GenBound {
-            g: 1.0,
-            gamma: 0.01,
-            n: 100,
-            m_loss: 2.0,
-            rho: 1.0,
-            smooth_l: 2.0,
-            iota: 0.5,
-            zeta: 0.1,
-        }
-    }
-
-    #[test]
-    fn quantifiers_are_validated() {
-        for (iota, zeta, n) in [
-            (0.0, 0.1, 10),
-            (1.0, 0.1, 10),
-            (0.5, 1.0, 10),
-            (0.5, 0.1, 1),
-        ] {
-            let b = GenBound {
-                iota,
-                zeta,
-                n,
-                ..base()
-            };
-            assert!(b.validate().is_err(), "ι={iota} ζ={zeta} n={n}");
-        }
-        assert!(base().validate().is_ok());
-    }
-
-    #[test]
-    fn theorem_3a_by_hand() {
-        // n = 100, ι = 1/2, ζ = 0.1, G = 1, γ = 0.01, M_ℓ = 2, ⌈log₂ 100⌉ = 7:
-        // √((1e-4 + 64·100·1e-4·ln 30)/(2·0.25·100) · ln 30) + 50√2e·0.01·7/0.5·ln(30e)
-        // + 13·2/(3·0.5·0.5·100)·ln 30 = 0.38481 + 118.43454 + 1.17908 = 119.99843.
-        let l30 = 30f64.ln();
-        let expect = ((1e-4 + 0.64 * l30) / 50.0 * l30).sqrt()
-            + 50.0 * SQRT_2 * E * 0.14 * (30.0 * E).ln()
-            + 26.0 / 75.0 * l30;
-        assert!((base().thm3a(Reading::Safe) - expect).abs() < 1e-12 * expect);
-        assert!((expect - 119.998_428_904).abs() < 1e-6);
-        // The printed log n = ln 100 < ⌈log₂ 100⌉.
-        assert!(base().thm3a(Reading::PaperLiteral) < base().thm3a(Reading::Safe));
-    }
-
-    #[test]
-    fn safe_reading_restores_e_in_b() {
-        let b = GenBound {
-            gamma: 0.0,
-            ..base()
-        };
-        // With γ = 0 only the M_ℓ term is left and both readings agree.
-        assert_eq!(b.thm3b(Reading::Safe), b.thm3b(Reading::PaperLiteral));
-        let b = base();
-        assert!(b.thm3b(Reading::Safe) > b.thm3b(Reading::PaperLiteral));
-    }
 
     #[test]
     fn quantile_matches_definition() {

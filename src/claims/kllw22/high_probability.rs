@@ -1,6 +1,6 @@
 //! KLLW22's high-probability statements about one DP-GDA run, checked by seeded Monte Carlo over
-//! the noise with binomial confidence limits: Lemma 2 in the paper's form (L266–L274 = Lemma 13,
-//! with the σ form of its proof, L1207) and Remark 3's bound on g_w, g_v (L201–L204).
+//! the noise with binomial confidence limits: Lemma 2 in the paper's form (= Lemma 13 of App. A.4,
+//! with the σ form of its proof) and Remark 3's bound on g_w, g_v.
 //!
 //! Both need the paper-literal range ζ > exp(−p/8) *after* the union bound over the noise
 //! vectors, i.e. p > 8 ln(2T/ζ) for p_ζ and p > 8 ln(T/ζ) for p′_ζ: the checks use p = 48,
@@ -8,85 +8,37 @@
 //! and reported, not asserted.
 //!
 //! Lemma 2's proof bounds the cross term (1/T)Σ_t⟨w̄* − w_t, b_{w,t}⟩ by g_w·max_t‖b_{w,t}‖
-//! with g_w = ‖w̄* − w̄_T‖ (I-4): for fresh noise per step only the average distance
+//! with g_w = ‖w̄* − w̄_T‖ (E-KLLW22-4): for fresh noise per step only the average distance
 //! ḡ_w = (1/T)Σ_t‖w̄* − w_t‖ is justified. The corrected form, with ḡ, holds deterministically on
 //! the event that every noise norm is ≤ σ√p·p_ζ, and is asserted on every run in that event.
 
 use crate::algorithms::dp_gda::{Averaging, DpGda, DpGdaRun};
-use crate::claims::kllw22::stability::{
-    blockwise_g, hp_allowed_failures, instance, max_noise_norm, p_zeta,
-};
+use crate::claims::kllw22::stability::{hp_allowed_failures, max_noise_norm};
 use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
 use crate::error::Result;
 use crate::gap::gap_function;
 use crate::linalg::{self, Matrix};
+use crate::papers::kllw22::instances::{blockwise_g, instance};
+use crate::papers::kllw22::stability::{
+    lemma2_c_form, lemma2_sigma_form, p_zeta, p_zeta_prime, remark3_g_bound,
+};
+use crate::papers::Reading;
 use crate::problem::{Dataset, Objective};
 use crate::rng::{NoiseSource, Stream};
-
-/// p′_ζ = 1 + (8 log(T/ζ)/p)^{1/4} (KLLW22 L204: Lemma 6 with a union bound over T vectors,
-/// I-17).
-pub fn p_zeta_prime(t: f64, zeta: f64, p: f64) -> f64 {
-    1.0 + (8.0 * (t / zeta).ln() / p).powf(0.25)
-}
-
-/// KLLW22 Lemma 2, σ form (L1207): log(eT)(G + B)²/(ρT) + g·B with B = σ√p·p_ζ and g the sum
-/// of the two distances (g_w + g_v as printed; ḡ_w + ḡ_v in the corrected form).
-pub fn lemma2_sigma_form(g: f64, rho: f64, t: f64, b: f64, g_sum: f64) -> f64 {
-    let le = (std::f64::consts::E * t).ln();
-    le * (g + b) * (g + b) / (rho * t) + g_sum * b
-}
-
-/// KLLW22 Lemma 2 as printed (L269–L272), with σ = cG√(T log(1/δ))/(nε) substituted and the
-/// σ²-term's coefficient `c_sq` (the paper prints c; the σ form gives c², I-38).
-#[allow(clippy::too_many_arguments)]
-pub fn lemma2_c_form(
-    g: f64,
-    rho: f64,
-    t: f64,
-    n: f64,
-    p: f64,
-    eps: f64,
-    delta: f64,
-    c: f64,
-    c_sq: f64,
-    pz: f64,
-    g_sum: f64,
-) -> f64 {
-    let le = (std::f64::consts::E * t).ln();
-    let l = (1.0 / delta).ln();
-    g * g * le / (rho * t)
-        + c * g * g_sum * (t * p * l).sqrt() * pz / (n * eps)
-        + g * g
-            * le
-            * (c_sq * p * l * pz * pz / (rho * n * n * eps * eps)
-                + c * 2.0 * (p * l).sqrt() * pz / (rho * t.sqrt() * n * eps))
-}
-
-/// KLLW22 Remark 3 (L201–L204): the bound on g_w with M_W as passed (the paper's Assumption 5
-/// radius, or the diameter its proof uses, I-16).
-pub fn remark3_g_bound(g: f64, rho: f64, t: f64, sigma: f64, p: f64, m_w: f64, pzp: f64) -> f64 {
-    let le = (std::f64::consts::E * t).ln();
-    let sp = sigma * p.sqrt();
-    le.sqrt()
-        * (g * g / (rho * rho * t)
-            + 2.0 / rho * (g * sp / t + m_w * sp / le) * pzp
-            + sp * sp * pzp * pzp / (rho * t))
-            .sqrt()
-}
 
 /// The high-probability claims.
 pub fn claims() -> Vec<Claim> {
     vec![Claim {
         id: "kllw22.lemma2_remark3_hp",
         paper: "KLLW22",
-        item: "Lemma 2 (L266–L274, σ form L1207) and Remark 3 (L201–L204), high probability",
+        item: "Lemma 2 (σ form: proof of Lemma 13, App. A.4) and Remark 3, high probability",
         statement: "For DP-GDA with Thm 1's σ, η_t = 1/(ρt), in the range p > 8 ln(2T/ζ): with probability \
                     ≥ 1 − ζ over the noise, Δ_S^s(w̄_T, v̄_T) ≤ log(eT)(G + σ√p·p_ζ)²/(ρT) + (g_w + g_v)σ√p·p_ζ \
                     (and the printed c form with c² on the σ² term), and g_w, g_v are below Remark 3's bound; \
                     the corrected form with the average distances ḡ_w, ḡ_v holds on every run whose noise norms \
                     are all ≤ σ√p·p_ζ.",
         kind: Kind::MonteCarlo,
-        code: "claims::kllw22::high_probability",
+        code: "papers::kllw22::stability::{lemma2_sigma_form, lemma2_c_form, remark3_g_bound}",
         check: check_hp,
     }]
 }
@@ -149,7 +101,7 @@ fn one_config(
     let e = Objective::empirical(&s);
     let alg = DpGda::calibrated(t, rho, c, g, n, eps, delta, Averaging::PaperLiteral)?;
     let (tf, pf, nf) = (t as f64, p as f64, n as f64);
-    let pz = p_zeta(tf, zeta, pf);
+    let pz = p_zeta(p, t, zeta, None)?;
     let b = alg.sigma * pf.sqrt() * pz;
     let pzp = p_zeta_prime(tf, zeta, pf);
     let mut tally = Tally::default();
@@ -177,12 +129,11 @@ fn one_config(
                 format!("p={p}, n={n}, ρ={rho}, run {k}: corrected Lemma 2 (ḡ) on the noise event"),
             );
         }
-        let c_form =
-            |c_sq: f64| lemma2_c_form(g, rho, tf, nf, pf, eps, delta, c, c_sq, pz, gw + gvv);
+        let c_form = |r: Reading| lemma2_c_form(g, rho, tf, nf, pf, eps, delta, c, pz, gw + gvv, r);
         let rhs = [
             lemma2_sigma_form(g, rho, tf, b, gw + gvv),
-            c_form(c * c),
-            c_form(c),
+            c_form(Reading::Corrected),
+            c_form(Reading::PaperLiteral),
             remark3_g_bound(g, rho, tf, alg.sigma, pf, 2.0 * r, pzp),
             remark3_g_bound(g, rho, tf, alg.sigma, pf, r, pzp),
         ];
@@ -284,37 +235,4 @@ fn check_hp(b: Budget) -> Result<Evidence> {
         ev = ev.note(n);
     }
     Ok(ev)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// With σ = cG√(T log(1/δ))/(nε) substituted, the σ form equals the c form exactly when its
-    /// σ²-term carries c² (I-38); the printed c form (coefficient c) is smaller for c > 1.
-    #[test]
-    fn sigma_form_is_c_form_with_c_squared() {
-        let (g, rho, t, n, p, eps, delta, c) = (1.7, 0.6, 20.0, 300.0, 48.0, 0.5, 1e-6, 5.0);
-        let pz = p_zeta(t, 0.1, p);
-        let sigma = c * g * (t * (1.0f64 / delta).ln()).sqrt() / (n * eps);
-        let b = sigma * p.sqrt() * pz;
-        for g_sum in [0.0, 0.3, 2.0] {
-            let s = lemma2_sigma_form(g, rho, t, b, g_sum);
-            let c2 = lemma2_c_form(g, rho, t, n, p, eps, delta, c, c * c, pz, g_sum);
-            let c1 = lemma2_c_form(g, rho, t, n, p, eps, delta, c, c, pz, g_sum);
-            assert!((s - c2).abs() <= 1e-12 * s, "σ form {s} vs c² form {c2}");
-            assert!(c1 < c2);
-        }
-    }
-
-    /// Remark 3 by hand at T = 1 (log(eT) = 1), p = 4, σ = 1/2, G = ρ = 1, M_W = 2, p′_ζ = 1:
-    /// √(1 + 2(1 + 2) + 1) = √8.
-    #[test]
-    fn remark3_by_hand() {
-        let v = remark3_g_bound(1.0, 1.0, 1.0, 0.5, 4.0, 2.0, 1.0);
-        assert!((v - 8f64.sqrt()).abs() < 1e-15);
-        // p′_ζ = 1 + (8 log(T/ζ)/p)^{1/4}: T = 10, ζ = 0.1, p = 8 ⇒ 1 + (ln 100)^{1/4}.
-        let pz = p_zeta_prime(10.0, 0.1, 8.0);
-        assert!((pz - (1.0 + 100f64.ln().powf(0.25))).abs() < 1e-15);
-    }
 }

@@ -1,6 +1,8 @@
 //! KLLW22 (Kang, Liu, Li, Wang: *Stability and Generalization of Differentially Private Minimax
-//! Problems*): DP-GDA and its stability / generalization analysis. The probabilistic tools of
-//! App. A.3 (Lemmas 6–12) and the moments-accountant pieces (Lemmas 3–5) live in [`tools`].
+//! Problems*): the claims on DP-GDA and its stability / generalization analysis. The paper's
+//! formulas, tools and instances are in [`crate::papers::kllw22`] (its front page lists every
+//! item with its claim); the checks of the probabilistic tools of App. A.3 (Lemmas 6–12) and of
+//! the moments-accountant pieces (Lemmas 3–5) are in [`tools`].
 
 pub mod generalization;
 pub mod high_probability;

@@ -12,7 +12,7 @@ pub fn claims() -> Vec<Claim> {
     vec![Claim {
         id: "kllw22.thm1_per_block",
         paper: "KLLW22",
-        item: "Theorem 1 (one block) and Lemma 1 (L149, L153–L157, L510–L554)",
+        item: "Theorem 1 (one block) and Lemma 1 (proof: Theorem 4, App. A.1)",
         statement: "σ = c·G√(T log(1/δ))/(nε) with c = 4 (Lemma 1's σ² form: c = 16) makes one block's T noisy \
                     full-batch gradients (sensitivity 2G/n) (ε, δ)-DP: certified by the exact accountant, and by the \
                     paper's own moments-accountant argument when ε ≤ 2 log(1/δ); the same argument at c = 4 fails \

@@ -1,4 +1,5 @@
-//! KLLW22 §4 (stability of DP-GDA): the empirical-saddle-point stability bounds (L613, L617),
+//! KLLW22 §5.1 (stability of DP-GDA): the empirical-saddle-point stability bounds (eq. (3) and the
+//! display before it, proof of Theorem 2 in App. A.2),
 //! Definition 3's block-sum stability against the joint norm, the corrected pathwise form of
 //! Lemma 2 / eq. (8) (per-step noise), and the rate erratum of Remark 4 / Table 1.
 //!
@@ -11,10 +12,13 @@ use crate::algorithms::Algorithm;
 use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
 use crate::error::Result;
 use crate::gap::gap_function;
-use crate::geometry::Domain;
 use crate::linalg::{self, Matrix};
+use crate::papers::kllw22::instances::{blockwise_g, instance};
+use crate::papers::kllw22::stability::{
+    eq3_block_sum, eq3_joint, p_zeta, remark4_steps, thm2_gamma,
+};
+use crate::papers::kllw22::tools::ZetaRange;
 use crate::problem::{Dataset, Objective, QuadBilinear};
-
 use crate::rng::{NoiseSource, Stream};
 use crate::solve::{saddle_point, SolveOptions};
 
@@ -24,12 +28,12 @@ pub fn claims() -> Vec<Claim> {
         Claim {
             id: "kllw22.esp_stability",
             paper: "KLLW22",
-            item: "eq. (3) (L613, L617)",
+            item: "eq. (3) and the display before it (proof of Theorem 2, App. A.2)",
             statement: "The empirical saddle point of a ρ-SC-SC, blockwise G-Lipschitz loss is stable: \
                         ‖Δw*‖ + ‖Δv*‖ ≤ 4G/(nρ) (block sum) and √(‖Δw*‖² + ‖Δv*‖²) ≤ 2√2G/(nρ) (joint), also with \
                         active constraints; ratio 1/(1 + ρr) on the tight interior instance.",
             kind: Kind::Exact,
-            code: "solve::saddle_point, claims::kllw22::stability",
+            code: "solve::saddle_point, papers::kllw22::stability::{eq3_block_sum, eq3_joint}",
             check: check_esp,
         },
         Claim {
@@ -57,25 +61,15 @@ pub fn claims() -> Vec<Claim> {
         Claim {
             id: "kllw22.rate_erratum",
             paper: "KLLW22",
-            item: "Thm 2 / Remark 4 (L214, L221)",
+            item: "Thm 2, Remark 4",
             statement: "The paper's own Thm 2 γ with Thm 1's σ and T = n^{2/3} is at least 4G√(log(eT)/T)/ρ, \
                         i.e. Ω(n^{−1/3}): its fitted log-log slope in n is ≈ −1/3, not the claimed \
                         O(p^{1/4}/√(nε)) (slope −1/2). DP-GDA's measured stability (coupled noise) is far below both.",
             kind: Kind::Erratum,
-            code: "claims::kllw22::stability::gamma_thm2",
+            code: "papers::kllw22::stability::{thm2_gamma, p_zeta, remark4_steps}",
             check: check_rate_erratum,
         },
     ]
-}
-
-/// A ρ-SC-SC data-affine loss on balls of radius r (d_w = d_v = d) with coupling C, and its
-/// blockwise G over `atoms`.
-pub fn instance(d: usize, r: f64, rho: f64, c: Matrix) -> Result<QuadBilinear> {
-    let ball = || Domain::Ball {
-        center: vec![0.0; d],
-        radius: r,
-    };
-    QuadBilinear::data_affine(ball(), ball(), c, rho, rho)
 }
 
 /// A d×d coupling with N(0, scale²) entries from the stream.
@@ -85,19 +79,6 @@ fn random_coupling(st: &mut Stream, d: usize, scale: f64) -> Result<Matrix> {
             .map(|_| (0..d).map(|_| st.normal() * scale).collect())
             .collect(),
     )
-}
-
-/// Assumption 2's blockwise G for [`instance`] over the atoms x = (a, b).
-pub fn blockwise_g(d: usize, r: f64, rho: f64, c_norm: f64, atoms: &[Vec<f64>]) -> f64 {
-    atoms
-        .iter()
-        .map(|x| {
-            let (a, b) = linalg::split(x, d);
-            let ga = linalg::norm2(&a) + rho * r + c_norm * r;
-            let gb = linalg::norm2(&b) + rho * r + c_norm * r;
-            ga.max(gb)
-        })
-        .fold(0.0, f64::max)
 }
 
 fn esp(f: &QuadBilinear, s: &Dataset) -> Result<Vec<f64>> {
@@ -134,14 +115,18 @@ fn check_esp(b: Budget) -> Result<Evidence> {
     let dz = linalg::sub(&esp(&f, &s)?, &esp(&f, &s2)?);
     let (nw, nv) = block_norms(1, &dz);
     let nf = n as f64;
-    main.observe(nw + nv, 4.0 * g / (nf * rho), "tight: block sum ≤ 4G/(nρ)");
+    main.observe(
+        nw + nv,
+        eq3_block_sum(g, nf, rho),
+        "tight: block sum ≤ 4G/(nρ)",
+    );
     main.observe(
         linalg::norm2(&dz),
-        2.0 * 2f64.sqrt() * g / (nf * rho),
+        eq3_joint(g, nf, rho),
         "tight: joint ≤ 2√2G/(nρ)",
     );
     ctrl.observe(nw + nv, 2.0 * g / (nf * rho), "tight: block sum ≤ 2G/(nρ)");
-    let tight = (nw + nv) / (4.0 * g / (nf * rho));
+    let tight = (nw + nv) / eq3_block_sum(g, nf, rho);
     // Random instances: d = 2, coupling, balls (constraints active or not), random neighbours.
     let mut st = Stream::new(31, "claims/kllw22.esp_stability");
     let reps = if b == Budget::Full { 600 } else { 80 };
@@ -165,10 +150,14 @@ fn check_esp(b: Budget) -> Result<Evidence> {
         let dz = linalg::sub(&esp(&f, &s)?, &esp(&f, &s2)?);
         let (nw, nv) = block_norms(d, &dz);
         let nf = n as f64;
-        main.observe(nw + nv, 4.0 * g / (nf * rho), format!("#{i}: block sum"));
+        main.observe(
+            nw + nv,
+            eq3_block_sum(g, nf, rho),
+            format!("#{i}: block sum"),
+        );
         main.observe(
             linalg::norm2(&dz),
-            2.0 * 2f64.sqrt() * g / (nf * rho),
+            eq3_joint(g, nf, rho),
             format!("#{i}: joint"),
         );
     }
@@ -194,7 +183,7 @@ fn coupled_pair(st: &mut Stream, steps: usize) -> Result<(usize, Vec<f64>, Vec<f
         st.index(n),
         &(0..2 * d).map(|_| 0.5 * st.normal()).collect::<Vec<_>>(),
     )?;
-    let alg = DpGda::new(steps, rho, 0.05 + 0.5 * st.uniform());
+    let alg = DpGda::new(steps, rho, 0.05 + 0.5 * st.uniform())?;
     let seed = st.next_u64();
     let a = alg.run(&f, &s, &mut NoiseSource::sample(seed))?;
     let b = alg.run(&f, &s2, &mut NoiseSource::sample(seed))?;
@@ -251,7 +240,7 @@ fn check_lemma2_pathwise(b: Budget) -> Result<Evidence> {
         let s = Dataset::new(pts)?;
         let steps = [1usize, 2, 10, 100][i % 4];
         let sigma = [0.0, 0.3, 3.0][(i / 4) % 3];
-        let alg = DpGda::new(steps, rho, sigma);
+        let alg = DpGda::new(steps, rho, sigma)?;
         let run = alg.run_traced(&f, &s, &mut NoiseSource::sample(i as u64))?;
         let obj = Objective::empirical(&s);
         let gv = gap_function(&f, &obj, &run.output.w, &run.output.theta)?;
@@ -285,27 +274,9 @@ fn check_lemma2_pathwise(b: Budget) -> Result<Evidence> {
     )))
 }
 
-/// KLLW22 Thm 2's γ (L185–L186) with B = σ√p·p_ζ standing for the noise norms and `g_sum` =
-/// g_w + g_v: 4G/(nρ) + 2B·log(eT)/T + 4√(log(eT))·√(G²/(ρ²T) + B²/(ρ²T) + 2GB/(ρ²T) + g_sum·B/(ρ log(eT))).
-pub fn gamma_thm2_with(g: f64, rho: f64, n: f64, t: f64, b: f64, g_sum: f64) -> f64 {
-    let le = (std::f64::consts::E * t).ln();
-    let rt = rho * rho * t;
-    4.0 * g / (n * rho)
-        + 2.0 * b * le / t
-        + 4.0
-            * le.sqrt()
-            * (g * g / rt + b * b / rt + 2.0 * g * b / rt + g_sum * b / (rho * le)).sqrt()
-}
-
-/// p_ζ = 1 + (8 log(2T/ζ)/p)^{1/4} (KLLW22 L188: Lemma 6 with a union bound over the 2T noise
-/// vectors).
-pub fn p_zeta(t: f64, zeta: f64, p: f64) -> f64 {
-    1.0 + (8.0 * (2.0 * t / zeta).ln() / p).powf(0.25)
-}
-
 /// max_t max(‖b_{w,t}‖, ‖b_{v,t}‖) of a traced DP-GDA run: Lemma 6's event (with the union bound
-/// behind p_ζ, L708) is that this is ≤ σ√p·p_ζ.
-pub fn max_noise_norm(run: &DpGdaRun) -> f64 {
+/// behind p_ζ, the text after eq. (10)) is that this is ≤ σ√p·p_ζ.
+pub(super) fn max_noise_norm(run: &DpGdaRun) -> f64 {
     run.b_w
         .iter()
         .chain(&run.b_v)
@@ -316,15 +287,16 @@ pub fn max_noise_norm(run: &DpGdaRun) -> f64 {
 /// How many of `m` independent runs may fail a "probability ≥ 1 − ζ" statement before the check
 /// rejects it: m·ζ + z_{0.999}·√(m·ζ(1 − ζ)), the one-sided 99.9% binomial limit (normal
 /// approximation).
-pub fn hp_allowed_failures(m: usize, zeta: f64) -> f64 {
+pub(super) fn hp_allowed_failures(m: usize, zeta: f64) -> f64 {
     let mf = m as f64;
     mf * zeta + crate::claims::bgm23::sgda::Z999 * (mf * zeta * (1.0 - zeta)).sqrt()
 }
 
-/// KLLW22 Thm 2's γ with g_w = g_v = 0 (the most favourable case for the paper) and
-/// B = σ√p·p_ζ.
-pub fn gamma_thm2(g: f64, rho: f64, n: f64, t: f64, sigma: f64, p: f64, zeta: f64) -> f64 {
-    gamma_thm2_with(g, rho, n, t, sigma * p.sqrt() * p_zeta(t, zeta, p), 0.0)
+/// Thm 2's γ with g_w = g_v = 0 (the most favourable case for the paper) and B = σ√p·p_ζ, p_ζ
+/// evaluated as printed, also where Lemma 6's range fails (small p).
+fn gamma_at_sigma(g: f64, rho: f64, n: f64, t: f64, sigma: f64, p: f64, zeta: f64) -> Result<f64> {
+    let pz = p_zeta(p as usize, t as usize, zeta, None)?;
+    Ok(thm2_gamma(g, rho, n, t, sigma * p.sqrt() * pz, 0.0))
 }
 
 fn check_rate_erratum(b: Budget) -> Result<Evidence> {
@@ -334,9 +306,9 @@ fn check_rate_erratum(b: Budget) -> Result<Evidence> {
     let mut pts = vec![];
     for k in 3..=12 {
         let n = 10f64.powi(k);
-        let t = n.powf(2.0 / 3.0).ceil();
+        let t = remark4_steps(n);
         let sigma = c * g * (t * (1.0 / delta).ln()).sqrt() / (n * eps);
-        let gamma = gamma_thm2(g, rho, n, t, sigma, p, zeta);
+        let gamma = gamma_at_sigma(g, rho, n, t, sigma, p, zeta)?;
         let floor = 4.0 * g * ((std::f64::consts::E * t).ln() / t).sqrt() / rho;
         main.observe(floor, gamma, format!("n = 1e{k}: γ ≥ 4G√(log(eT)/T)/ρ"));
         pts.push((n.ln(), gamma.ln()));
@@ -371,7 +343,7 @@ fn check_rate_erratum(b: Budget) -> Result<Evidence> {
     ];
     let g = blockwise_g(d, r, rho, 1.0, &atoms);
     for &n in ns {
-        let t = (n as f64).powf(2.0 / 3.0).ceil() as usize;
+        let t = remark4_steps(n as f64) as usize;
         let alg = DpGda::calibrated(t, rho, c, g, n, eps, delta, Averaging::PaperLiteral)?;
         let s = Dataset::new((0..n).map(|_| atoms[st.index(3)].clone()).collect())?;
         let mut worst: f64 = 0.0;
@@ -384,13 +356,13 @@ fn check_rate_erratum(b: Budget) -> Result<Evidence> {
             let (nw, nv) = block_norms(d, &linalg::sub(&za, &zb));
             worst = worst.max(nw + nv);
         }
-        let gam = gamma_thm2(g, rho, n as f64, t as f64, alg.sigma, d as f64, zeta);
+        let gam = gamma_at_sigma(g, rho, n as f64, t as f64, alg.sigma, d as f64, zeta)?;
         let claimed = (d as f64).powf(0.25) / (n as f64 * eps).sqrt();
         main.observe(worst, gam, format!("n = {n}: measured ≤ Thm 2's γ"));
         ev_notes.push(format!(
             "n = {n}, T = {t}, σ = {:.3e}: measured γ {worst:.3e}; Thm 2's γ {gam:.3e}; p^{{1/4}}/√(nε) = {claimed:.3e}; 4G/(nρ) = {:.3e}",
             alg.sigma,
-            4.0 * g / (n as f64 * rho)
+            eq3_block_sum(g, n as f64, rho)
         ));
     }
     let mut ev =
@@ -408,7 +380,7 @@ pub fn risk_claims() -> Vec<Claim> {
     vec![Claim {
         id: "kllw22.def2_remark1",
         paper: "KLLW22",
-        item: "Definition 2, Remark 1 (L52–L86)",
+        item: "Definition 2, Remark 1",
         statement: "The four risk notions, exact over S ~ Dⁿ on a finite support for GDA (σ = 0): weak PD risk \
                     Δ^w ≤ E[Δ^s] (Remark 1, population and empirical), excess primal risk R(w) − min R ≤ Δ^s(w, v) \
                     pointwise, and each generalization error (strong PD, primal, plain) computed as population minus \
@@ -437,7 +409,7 @@ fn check_def2(b: Budget) -> Result<Evidence> {
             .collect();
         let dist = FiniteDist::new(atoms, vec![0.5, 0.3, 0.2])?;
         let n = 3 + i % 4;
-        let alg = DpGda::new(1 + st.index(20), rho, 0.0);
+        let alg = DpGda::new(1 + st.index(20), rho, 0.0)?;
         let pop = Objective::population(&dist);
         let zstar = saddle_point(&f, &pop, &SolveOptions::default())?;
         let mut outs: Vec<WeightedOutput> = vec![];
@@ -523,20 +495,20 @@ fn check_def2(b: Budget) -> Result<Evidence> {
     Ok(ev)
 }
 
-/// KLLW22 Theorem 2 (L181–L188): the corrected pathwise core and the paper-literal
+/// KLLW22 Theorem 2: the corrected pathwise core and the paper-literal
 /// high-probability statement.
 pub fn thm2_claims() -> Vec<Claim> {
     vec![Claim {
         id: "kllw22.thm2",
         paper: "KLLW22",
-        item: "Theorem 2 (L181–L188, proof L580–L710)",
+        item: "Theorem 2 (= Theorem 5, proved in App. A.2)",
         statement: "Corrected, deterministic given the noise: for any (w, v), (w′, v′), \
-                    ‖w − w′‖ + ‖v − v′‖ ≤ 4G/(nρ) + (2/√ρ)(√Δ_S^s(w, v) + √Δ_{S′}^s(w′, v′)) (T-S3), with the \
+                    ‖w − w′‖ + ‖v − v′‖ ≤ 4G/(nρ) + (2/√ρ)(√Δ_S^s(w, v) + √Δ_{S′}^s(w′, v′)) (the chain of eq. (4)), with the \
                     gap-to-distance step ‖w − w*_S‖² + ‖v − v*_S‖² ≤ (2/ρ)Δ_S^s(w, v) (tight for quadratics); \
                     paper-literal: in the regime p > 8 ln(2T/ζ), coupled DP-GDA runs satisfy ‖Δw‖ + ‖Δv‖ ≤ γ \
-                    (L185, with the run's g_w, g_v) and all 2T noise norms ≤ σ√p·p_ζ in at least a 1 − ζ fraction.",
+                    (Theorem 2's display, with the run's g_w, g_v) and all 2T noise norms ≤ σ√p·p_ζ in at least a 1 − ζ fraction.",
         kind: Kind::MonteCarlo,
-        code: "claims::kllw22::stability::gamma_thm2, algorithms::dp_gda",
+        code: "papers::kllw22::stability::{thm2_gamma, p_zeta}, algorithms::dp_gda",
         check: check_thm2,
     }]
 }
@@ -547,7 +519,7 @@ fn check_thm2(b: Budget) -> Result<Evidence> {
     let mut st = Stream::new(21, "claims/kllw22.thm2");
     let reps = if b == Budget::Full { 200 } else { 30 };
     let tight: f64;
-    // (a) T-S3 and the gap-to-distance step on coupled runs, p ∈ {1, 2, 3}.
+    // (a) The corrected eq. (4) and the gap-to-distance step on coupled runs, p ∈ {1, 2, 3}.
     for i in 0..reps {
         let d = 1 + i % 3;
         let rho = 0.5 + st.uniform();
@@ -565,7 +537,7 @@ fn check_thm2(b: Budget) -> Result<Evidence> {
         let g = blockwise_g(d, r, rho, cn, &atoms);
         let s = Dataset::new(pts)?;
         let s2 = s.replace_one(st.index(n), &x_new)?;
-        let alg = DpGda::new(5 + st.index(40), rho, 0.3 * st.uniform());
+        let alg = DpGda::new(5 + st.index(40), rho, 0.3 * st.uniform())?;
         let seed = st.next_u64();
         let a = alg.run(&f, &s, &mut NoiseSource::sample(seed))?;
         let bb = alg.run(&f, &s2, &mut NoiseSource::sample(seed))?;
@@ -574,8 +546,8 @@ fn check_thm2(b: Budget) -> Result<Evidence> {
         let g2 = gap_function(&f, &e2, &bb.w, &bb.theta)?.gap.max(0.0);
         let (nw, nv) = block_norms(d, &linalg::sub(&a.z(), &bb.z()));
         let nf = n as f64;
-        let bound = 4.0 * g / (nf * rho) + 2.0 / rho.sqrt() * (g1.sqrt() + g2.sqrt());
-        main.observe(nw + nv, bound, format!("#{i}: T-S3"));
+        let bound = eq3_block_sum(g, nf, rho) + 2.0 / rho.sqrt() * (g1.sqrt() + g2.sqrt());
+        main.observe(nw + nv, bound, format!("#{i}: corrected eq. (4)"));
         ctrl.observe(
             nw + nv,
             2.0 / rho.sqrt() * (g1.sqrt() + g2.sqrt()),
@@ -632,8 +604,8 @@ fn check_thm2(b: Budget) -> Result<Evidence> {
         let gv = gap_function(&f, &e1, &ra.output.w, &ra.output.theta)?;
         let gw = linalg::norm2(&linalg::sub(&gv.w_br, &ra.output.w));
         let gvv = linalg::norm2(&linalg::sub(&gv.theta_br, &ra.output.theta));
-        let bnd = alg.sigma * (p as f64).sqrt() * p_zeta(t as f64, zeta, p as f64);
-        let gamma = gamma_thm2_with(g, rho, n as f64, t as f64, bnd, gw + gvv);
+        let bnd = alg.sigma * (p as f64).sqrt() * p_zeta(p, t, zeta, Some(ZetaRange::Paper))?;
+        let gamma = thm2_gamma(g, rho, n as f64, t as f64, bnd, gw + gvv);
         let (nw, nv) = block_norms(p, &linalg::sub(&ra.output.z(), &rb.output.z()));
         worst_ratio = worst_ratio.max((nw + nv) / gamma);
         within_gamma += usize::from(nw + nv <= gamma);
@@ -652,24 +624,24 @@ fn check_thm2(b: Budget) -> Result<Evidence> {
         within_noise as f64,
         "Lemma 6 + union bound: all 2T noise norms ≤ σ√p·p_ζ",
     );
-    Ok(Evidence::from_checks(&main, Some(("T-S3 without its 4G/(nρ) term", &ctrl)))
+    Ok(Evidence::from_checks(&main, Some(("the corrected eq. (4) without its 4G/(nρ) term", &ctrl)))
         .with_tight(tight, 1e-9)
         .note(format!(
             "paper-literal regime p = {p}, T = {t}, ζ = {zeta}: {within_gamma}/{runs} runs within γ (worst measured/γ {worst_ratio:.3e}), {within_noise}/{runs} with every noise norm within σ√p·p_ζ"
         )))
 }
 
-/// KLLW22 Remarks 3 and 4 (L192–L221).
+/// KLLW22 Remarks 3 and 4.
 pub fn remark_claims() -> Vec<Claim> {
     vec![Claim {
         id: "kllw22.remarks3_4",
         paper: "KLLW22",
-        item: "Remarks 3 and 4 (L192–L221)",
+        item: "Remarks 3 and 4",
         statement: "Remark 3: ρ·g_w² ≤ 2(L_S(w̄_T, v̄_T) − L_S(w̄*, v̄_T)) (and the v analogue), hence \
                     g_w² + g_v² ≤ (2/ρ)Δ_S^s(w̄_T, v̄_T), equalities for quadratics; Remark 4: Thm 2's γ ≤ γ_rude \
                     (g_w + g_v replaced by M_W + M_V, the diameters), on DP-GDA runs.",
         kind: Kind::Exact,
-        code: "claims::kllw22::stability::gamma_thm2, gap::gap_function",
+        code: "papers::kllw22::stability::thm2_gamma, gap::gap_function",
         check: check_remarks,
     }]
 }
@@ -699,7 +671,7 @@ fn check_remarks(b: Budget) -> Result<Evidence> {
             .collect();
         let g = blockwise_g(d, r, rho, cn, &pts);
         let s = Dataset::new(pts)?;
-        let alg = DpGda::new(2 + st.index(30), rho, 0.2 * st.uniform());
+        let alg = DpGda::new(2 + st.index(30), rho, 0.2 * st.uniform())?;
         let run = alg.run_traced(&f, &s, &mut NoiseSource::sample(i as u64))?;
         let (w, v) = (&run.output.w, &run.output.theta);
         let e = Objective::empirical(&s);
@@ -731,7 +703,7 @@ fn check_remarks(b: Budget) -> Result<Evidence> {
         }
         // Remark 4: γ ≤ γ_rude with the diameters M_W = M_V = 2r.
         let sigma_b = alg.sigma * (d as f64).sqrt() * 1.5;
-        let gam = |gsum: f64| gamma_thm2_with(g, rho, n as f64, alg.steps as f64, sigma_b, gsum);
+        let gam = |gsum: f64| thm2_gamma(g, rho, n as f64, alg.steps as f64, sigma_b, gsum);
         main.observe(gam(gw + gvv), gam(4.0 * r), format!("#{i}: γ ≤ γ_rude"));
     }
     Ok(

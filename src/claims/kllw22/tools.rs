@@ -1,21 +1,20 @@
-//! KLLW22 App. A.2–A.3: the moments-accountant pieces (Lemmas 3–5) and the probabilistic tools
-//! (Lemmas 6–12).
+//! KLLW22 App. A.1–A.3: the claims on the moments-accountant pieces (Lemmas 3–5) and the
+//! probabilistic tools (Lemmas 6–12). The formulas are [`crate::papers::kllw22::tools`].
 //!
 //! Every check here is exact (closed forms, finite sums over binomial supports, quadrature with
-//! an error estimate) except the one seeded Monte Carlo twin of the χ tail in Lemma 6. Line
-//! numbers are those of the paper's text file (`papers/001_*.txt`).
+//! an error estimate) except the one seeded Monte Carlo twin of the χ tail in Lemma 6.
 //!
-//! * Lemma 3 (L482–L486), composability of log moments: checked on an adaptive two-step
+//! * Lemma 3, composability of log moments: checked on an adaptive two-step
 //!   randomized-response mechanism (exact sums over four outputs) and on the constants the proof
-//!   of Theorem 4 prints (L538–L546).
-//! * Lemma 4 (L487–L491), the tail bound: checked against the exact privacy profile of the
+//!   of Theorem 4 prints (App. A.1).
+//! * Lemma 4, the tail bound: checked against the exact privacy profile of the
 //!   composed Gaussian mechanism (μ-GDP).
-//! * Lemma 5 (L497–L501), Rényi divergence of two Gaussians: closed form against a Gauss–Kronrod
+//! * Lemma 5, Rényi divergence of two Gaussians: closed form against a Gauss–Kronrod
 //!   quadrature twin.
-//! * Lemma 6 (L560–L564), Gaussian norm concentration: exact χ² tail by finite sums.
-//! * Lemmas 7–12 (L718–L764): exact moments / tails on two-point (binomial), Gaussian and
+//! * Lemma 6, Gaussian norm concentration: exact χ² tail by finite sums.
+//! * Lemmas 7–12 (App. A.3): exact moments / tails on two-point (binomial), Gaussian and
 //!   Laplace families, closed-form best responses for Lemma 11. Lemma 9 is an erratum
-//!   (two-sided with log(1/ζ); inventory I-34). Lemma 10 holds in the printed direction
+//!   (two-sided with log(1/ζ); E-KLLW22-34). Lemma 10 holds in the printed direction
 //!   f_i ≥ f as well as in the source's f_i ≤ f (`proofs-notes/kllw22-tools.md`).
 //!
 //! The walk-through, with the tight instances and negative controls, is
@@ -23,12 +22,20 @@
 
 use crate::claims::bgm23::sgda::Z999;
 use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
-use crate::error::{invalid, Result};
+use crate::error::Result;
 use crate::exact::ln_factorial;
+use crate::papers::kllw22::instances::BilinearQuad;
+use crate::papers::kllw22::stability::p_zeta;
+use crate::papers::kllw22::tools::{
+    alpha_discrete, chi_square_log_sf, lemma10_bound, lemma12_bound, lemma4_delta,
+    lemma6_check_level, lemma6_radius, lemma7_bound, lemma8_radius, lemma9_radius, renyi_gaussian,
+    renyi_gaussian_quadrature, rr_pmf, SelfBoundForm, ZetaRange,
+};
+use crate::papers::Reading;
 use crate::privacy::gdp::gdp_delta;
 use crate::privacy::moments::{log_moment_gaussian, tail_bound_delta};
-use crate::privacy::rdp::{gaussian_rdp, integrate_gk15};
-use crate::privacy::special::{erfc, erfcx, log_sum_exp};
+use crate::privacy::rdp::gaussian_rdp;
+use crate::privacy::special::{erfc, log_sum_exp};
 use crate::rng::Stream;
 use statrs::function::gamma::ln_gamma;
 
@@ -39,37 +46,37 @@ pub fn claims() -> Vec<Claim> {
             id: "kllw22.lemma3",
             paper: "KLLW22",
             item: "Lemma 3",
-            statement: "Composability (L482–L486): if M runs M_1, …, M_k, each M_i allowed to depend on the \
+            statement: "Composability: if M runs M_1, …, M_k, each M_i allowed to depend on the \
                         outputs of M_1..M_{i−1}, then α_M(λ) ≤ Σ_i α_{M_i}(λ) (α_{M_i} the worst case over \
                         neighbours and over the earlier outputs); equality without adaptivity. Also the \
-                        constants of the Theorem 4 proof (L538–L546): per step α_t ≤ 2G²λ(λ+1)/(n²σ²) and \
+                        constants of the Theorem 4 proof (App. A.1): per step α_t ≤ 2G²λ(λ+1)/(n²σ²) and \
                         Σ_t α_t ≤ 4G²λ²T/(n²σ²) for λ ≥ 1, tight at λ = 1 and ‖Δ‖ = 2G/n.",
             kind: Kind::Exact,
-            code: "claims::kllw22::tools::{alpha_discrete, rr_pmf}, privacy::moments::log_moment_gaussian",
+            code: "papers::kllw22::tools::{alpha_discrete, rr_pmf}, privacy::moments::log_moment_gaussian",
             check: check_lemma3,
         },
         Claim {
             id: "kllw22.lemma4",
             paper: "KLLW22",
             item: "Lemma 4",
-            statement: "Tail bound (L487–L491): M is (ε, δ)-DP with δ = min_λ exp(α_M(λ) − λε). Checked on T \
+            statement: "Tail bound: M is (ε, δ)-DP with δ = min_λ exp(α_M(λ) − λε). Checked on T \
                         composed Gaussian mechanisms (α(λ) = Tλ(λ+1)Δ²/(2σ²) by Lemmas 3 and 5): the exact \
                         δ(ε) of the composition (μ-GDP, μ = √T·Δ/σ) is at most the tail-bound δ, minimised \
                         over real λ > 0 in closed form and over integer λ by privacy::moments.",
             kind: Kind::Exact,
-            code: "claims::kllw22::tools::lemma4_delta, privacy::moments::tail_bound_delta",
+            code: "papers::kllw22::tools::lemma4_delta, privacy::moments::tail_bound_delta",
             check: check_lemma4,
         },
         Claim {
             id: "kllw22.lemma5",
             paper: "KLLW22",
             item: "Lemma 5",
-            statement: "D_κ(N(μ, σ²I_p) ‖ N(ν, σ²I_p)) = κ‖μ − ν‖²/(2σ²) for κ ∈ (1, ∞) (L497–L501), \
-                        Definition 6 (L492–L496): the closed form equals a Gauss–Kronrod quadrature of \
+            statement: "D_κ(N(μ, σ²I_p) ‖ N(ν, σ²I_p)) = κ‖μ − ν‖²/(2σ²) for κ ∈ (1, ∞), \
+                        Definition 6: the closed form equals a Gauss–Kronrod quadrature of \
                         (κ−1)⁻¹ log ∫ P^κ Q^{1−κ} along μ − ν, and the crate's gaussian_rdp, to 1e−9 \
                         relative.",
             kind: Kind::Exact,
-            code: "claims::kllw22::tools::{renyi_gaussian, renyi_gaussian_quadrature}",
+            code: "papers::kllw22::tools::{renyi_gaussian, renyi_gaussian_quadrature}",
             check: check_lemma5,
         },
         Claim {
@@ -77,11 +84,11 @@ pub fn claims() -> Vec<Claim> {
             paper: "KLLW22",
             item: "Lemma 6",
             statement: "b ∼ N(0, σ²I_p): P(‖b‖₂ > σ√p(1 + (8 log(1/ζ)/p)^{1/4})) ≤ ζ for ζ ∈ (e^{−p/8}, 1) \
-                        (L560–L564), and on the relaxed range ζ ∈ [e^{−2p}, 1) (inventory I-12); also the \
-                        union bound behind p_ζ = 1 + (8 log(2T/ζ)/p)^{1/4} (L708): P(max over 2T \
+                        and on the relaxed range ζ ∈ [e^{−2p}, 1) (E-KLLW22-12); also the \
+                        union bound behind p_ζ = 1 + (8 log(2T/ζ)/p)^{1/4} (after eq. (10)): P(max over 2T \
                         vectors > σ√p·p_ζ) ≤ ζ in the paper-literal regime p > 8 log(2T/ζ). Exact χ² tails.",
             kind: Kind::Exact,
-            code: "claims::kllw22::tools::{chi_square_log_sf, lemma6_radius, p_zeta}",
+            code: "papers::kllw22::tools::{chi_square_log_sf, lemma6_radius}, papers::kllw22::stability::p_zeta",
             check: check_lemma6,
         },
         Claim {
@@ -89,10 +96,10 @@ pub fn claims() -> Vec<Claim> {
             paper: "KLLW22",
             item: "Lemma 7",
             statement: "For independent z_i and g_i with E_{S∖z_i}[g_i] ≤ M, E_{z_i}[g_i] = 0 and one-coordinate \
-                        changes of g_i at most β: ‖Σ g_i‖_τ ≤ 12√2·τnβ⌈log n⌉ + 4M√(τn) for τ ≥ 2 (L718–L732). \
+                        changes of g_i at most β: ‖Σ g_i‖_τ ≤ 12√2·τnβ⌈log n⌉ + 4M√(τn) for τ ≥ 2. \
                         Exact moments on g_i = ε_i(a + (b/(n−1))Σ_{j≠i} ε_j), Rademacher ε, with ⌈ln n⌉.",
             kind: Kind::Exact,
-            code: "claims::kllw22::tools::lemma7_bound",
+            code: "papers::kllw22::tools::lemma7_bound",
             check: check_lemma7,
         },
         Claim {
@@ -100,35 +107,35 @@ pub fn claims() -> Vec<Claim> {
             paper: "KLLW22",
             item: "Lemma 8",
             statement: "If ‖X‖_τ ≤ √τ·a + τ·b for all τ ≥ 2 then P(|X| > e(a√log(e/ζ) + b log(e/ζ))) ≤ ζ \
-                        (L733–L741). Exact tails of N(0, 1) (a = 1) and the Laplace law (b = 1/√2), the \
+                        Exact tails of N(0, 1) (a = 1) and the Laplace law (b = 1/√2), the \
                         moment hypotheses verified on a τ grid.",
             kind: Kind::Exact,
-            code: "claims::kllw22::tools::lemma8_radius",
+            code: "papers::kllw22::tools::lemma8_radius",
             check: check_lemma8,
         },
         Claim {
             id: "kllw22.lemma9",
             paper: "KLLW22",
             item: "Lemma 9",
-            statement: "Bernstein (L742–L748), corrected (inventory I-34): for i.i.d. z_i with |z_i| < c and \
+            statement: "Bernstein, corrected (E-KLLW22-34): for i.i.d. z_i with |z_i| < c and \
                         variance σ², each one-sided deviation of the mean exceeds √(2σ² log(1/ζ)/n) + \
                         2c log(1/ζ)/(3n) with probability ≤ ζ, and the two-sided |mean − μ| needs log(2/ζ). \
                         The printed two-sided form with log(1/ζ) is false (n = 1, Rademacher, ζ = 0.9). \
                         Exact binomial tails.",
             kind: Kind::Erratum,
-            code: "claims::kllw22::tools::lemma9_radius",
+            code: "papers::kllw22::tools::lemma9_radius",
             check: check_lemma9,
         },
         Claim {
             id: "kllw22.lemma10",
             paper: "KLLW22",
             item: "Lemma 10",
-            statement: "If f ≥ 0 is (a, b)-weakly self-bounded (Definition 7, L768–L772) with f_i ≥ f, then \
-                        P(E[f] ≥ f + t) ≤ exp(−t²/(2aE[f] + 2b)) for t > 0 (L750–L754). Exact lower tails of \
+            statement: "If f ≥ 0 is (a, b)-weakly self-bounded (Definition 7) with f_i ≥ f, then \
+                        P(E[f] ≥ f + t) ≤ exp(−t²/(2aE[f] + 2b)) for t > 0. Exact lower tails of \
                         f = h(#ones of n Bernoulli bits), f_i the sup over the i-th bit (printed form) and \
                         the inf (source form), b the smallest admissible for each a.",
             kind: Kind::Exact,
-            code: "claims::kllw22::tools::lemma10_bound",
+            code: "papers::kllw22::tools::lemma10_bound",
             check: check_lemma10,
         },
         Claim {
@@ -136,11 +143,11 @@ pub fn claims() -> Vec<Claim> {
             paper: "KLLW22",
             item: "Lemma 11",
             statement: "For ρ-SC-SC, L-smooth f, the best responses w*(v) = argmin_W f(·, v) and v*(w) = \
-                        argmax_V f(w, ·) are (L/ρ)-Lipschitz (L755–L759). Closed-form best responses of \
+                        argmax_V f(w, ·) are (L/ρ)-Lipschitz. Closed-form best responses of \
                         (ρ/2)‖w‖² + wᵀAv − (ρ/2)‖v‖² on balls; tight (ratio 1) along A's top singular \
                         direction when ‖A‖ ≥ ρ.",
             kind: Kind::Exact,
-            code: "claims::kllw22::tools::BilinearQuad",
+            code: "papers::kllw22::instances::BilinearQuad",
             check: check_lemma11,
         },
         Claim {
@@ -148,10 +155,10 @@ pub fn claims() -> Vec<Claim> {
             paper: "KLLW22",
             item: "Lemma 12",
             statement: "For i.i.d. zero-mean g_i with |g_i| ≤ M: ‖Σ g_i‖_τ ≤ 6√((Σ E g_i²)τ) + 4τM for τ ≥ 2 \
-                        (L760–L764). Exact moments of centred two-point sums (Rademacher and sparse \
+                        Exact moments of centred two-point sums (Rademacher and sparse \
                         Bernoulli), n ≤ 200.",
             kind: Kind::Exact,
-            code: "claims::kllw22::tools::lemma12_bound",
+            code: "papers::kllw22::tools::lemma12_bound",
             check: check_lemma12,
         },
     ]
@@ -160,98 +167,6 @@ pub fn claims() -> Vec<Claim> {
 // ---------------------------------------------------------------------------------------------
 // Lemma 6
 // ---------------------------------------------------------------------------------------------
-
-/// Which ζ range KLLW22 Lemma 6 is applied on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ZetaRange {
-    /// The paper's ζ ∈ (e^{−p/8}, 1) (KLLW22 Lemma 6, L560).
-    Paper,
-    /// ζ ∈ [e^{−2p}, 1), where Laurent–Massart implies Lemma 6 (inventory I-12).
-    Relaxed,
-}
-
-fn check_zeta(p: usize, zeta: f64, range: ZetaRange) -> Result<()> {
-    if p == 0 {
-        return Err(invalid("p", "must be ≥ 1"));
-    }
-    let lo = match range {
-        ZetaRange::Paper => (-(p as f64) / 8.0).exp(),
-        ZetaRange::Relaxed => (-2.0 * p as f64).exp(),
-    };
-    let ok = match range {
-        ZetaRange::Paper => zeta > lo && zeta < 1.0,
-        ZetaRange::Relaxed => zeta >= lo && zeta < 1.0,
-    };
-    if ok {
-        Ok(())
-    } else {
-        Err(invalid(
-            "zeta",
-            format!("must be in the {range:?} range of KLLW22 Lemma 6 (lower end {lo:e}, below 1), got {zeta}"),
-        ))
-    }
-}
-
-/// The radius of KLLW22 Lemma 6: σ√p(1 + (8 log(1/ζ)/p)^{1/4}). Errors outside the range.
-pub fn lemma6_radius(sigma: f64, p: usize, zeta: f64, range: ZetaRange) -> Result<f64> {
-    check_zeta(p, zeta, range)?;
-    if !(sigma.is_finite() && sigma > 0.0) {
-        return Err(invalid(
-            "sigma",
-            format!("must be finite and > 0, got {sigma}"),
-        ));
-    }
-    let pf = p as f64;
-    Ok(sigma * pf.sqrt() * (1.0 + (8.0 * (1.0 / zeta).ln() / pf).powf(0.25)))
-}
-
-/// p_ζ = 1 + (8 log(2T/ζ)/p)^{1/4} (KLLW22 L188, L708): Lemma 6 at level ζ/(2T), so ζ/(2T)
-/// must be in the chosen range (the paper-literal regime needs p > 8 log(2T/ζ), I-12).
-pub fn p_zeta(p: usize, t: usize, zeta: f64, range: ZetaRange) -> Result<f64> {
-    if t == 0 {
-        return Err(invalid("T", "must be ≥ 1"));
-    }
-    let level = zeta / (2.0 * t as f64);
-    check_zeta(p, level, range)?;
-    Ok(1.0 + (8.0 * (1.0 / level).ln() / p as f64).powf(0.25))
-}
-
-/// ln P(χ²_p > x), exactly by the finite sums of the χ² survival function (for use with KLLW22
-/// Lemma 6, where ‖b‖²/σ² ∼ χ²_p): with y = x/2,
-/// * p = 2m: e^{−y} Σ_{k<m} y^k/k!;
-/// * p = 2m + 1: erfc(√y) + e^{−y} Σ_{k<m} y^{k+1/2}/Γ(k + 3/2).
-///
-/// Terms are summed in log space, so the result is accurate far into the tail.
-pub fn chi_square_log_sf(p: usize, x: f64) -> Result<f64> {
-    if p == 0 {
-        return Err(invalid("p", "must be ≥ 1"));
-    }
-    if x.is_nan() {
-        return Err(invalid("x", "must not be NaN"));
-    }
-    if x <= 0.0 {
-        return Ok(0.0);
-    }
-    let y = 0.5 * x;
-    let ly = y.ln();
-    let m = p / 2;
-    let mut terms = Vec::with_capacity(m + 1);
-    if p % 2 == 0 {
-        for k in 0..m {
-            terms.push(-y + k as f64 * ly - ln_factorial(k as u64));
-        }
-    } else {
-        let r = y.sqrt();
-        terms.push(erfcx(r).ln() - y);
-        // ln Γ(3/2) = ln(√π/2); Γ(k + 5/2) = (k + 3/2)Γ(k + 3/2).
-        let mut lg = 0.5 * std::f64::consts::PI.ln() - std::f64::consts::LN_2;
-        for k in 0..m {
-            terms.push(-y + (k as f64 + 0.5) * ly - lg);
-            lg += (k as f64 + 1.5).ln();
-        }
-    }
-    Ok(log_sum_exp(&terms).min(0.0))
-}
 
 fn check_lemma6(b: Budget) -> Result<Evidence> {
     let ps: Vec<usize> = match b {
@@ -271,9 +186,9 @@ fn check_lemma6(b: Budget) -> Result<Evidence> {
         }
         zs.push(((-2.0 * pf).exp(), ZetaRange::Relaxed, "relaxed-end"));
         for z in [0.5, 0.1, 0.01, 1e-3, 1e-6] {
-            if check_zeta(p, z, ZetaRange::Paper).is_ok() {
+            if lemma6_check_level(p, z, ZetaRange::Paper).is_ok() {
                 zs.push((z, ZetaRange::Paper, "paper"));
-            } else if check_zeta(p, z, ZetaRange::Relaxed).is_ok() {
+            } else if lemma6_check_level(p, z, ZetaRange::Relaxed).is_ok() {
                 zs.push((z, ZetaRange::Relaxed, "relaxed"));
             }
         }
@@ -292,13 +207,13 @@ fn check_lemma6(b: Budget) -> Result<Evidence> {
             }
         }
     }
-    // The union bound behind p_ζ (L708), paper-literal regime p > 8 log(2T/ζ).
+    // The union bound behind p_ζ (the text after eq. (10)), paper-literal regime p > 8 log(2T/ζ).
     let mut union_n = 0;
     for t in [1usize, 10, 50, 200] {
         for zeta in [0.5, 0.1, 0.01] {
             let need = 8.0 * (2.0 * t as f64 / zeta).ln();
             for p in [need.floor() as usize + 1, 2 * need.ceil() as usize, 400] {
-                let pz = p_zeta(p, t, zeta, ZetaRange::Paper)?;
+                let pz = p_zeta(p, t, zeta, Some(ZetaRange::Paper))?;
                 let r = (p as f64).sqrt() * pz;
                 let q = chi_square_log_sf(p, r * r)?.exp();
                 let any = -(2.0 * t as f64 * (-q).ln_1p()).exp_m1();
@@ -367,60 +282,6 @@ fn check_lemma6(b: Budget) -> Result<Evidence> {
 // Lemma 5
 // ---------------------------------------------------------------------------------------------
 
-/// KLLW22 Lemma 5: D_κ(N(μ, σ²I_p) ‖ N(ν, σ²I_p)) = κ‖μ − ν‖²/(2σ²), κ ∈ (1, ∞).
-pub fn renyi_gaussian(kappa: f64, mu: &[f64], nu: &[f64], sigma: f64) -> Result<f64> {
-    if !(kappa.is_finite() && kappa > 1.0) {
-        return Err(invalid("kappa", format!("must be in (1, ∞), got {kappa}")));
-    }
-    if mu.len() != nu.len() || mu.is_empty() {
-        return Err(invalid("nu", "must have the (non-zero) length of mu"));
-    }
-    if !(sigma.is_finite() && sigma > 0.0) {
-        return Err(invalid(
-            "sigma",
-            format!("must be finite and > 0, got {sigma}"),
-        ));
-    }
-    let d2: f64 = mu.iter().zip(nu).map(|(a, b)| (a - b) * (a - b)).sum();
-    Ok(kappa * d2 / (2.0 * sigma * sigma))
-}
-
-/// The quadrature twin of KLLW22 Lemma 5 from Definition 6 (L492–L496): both Gaussians are
-/// isotropic, so the density ratio depends only on the coordinate along μ − ν and D_κ is the 1-D
-/// divergence at distance d = ‖μ − ν‖: (κ − 1)⁻¹ log ∫ p(x)^κ q(x)^{1−κ} dx with p = N(d, σ²),
-/// q = N(0, σ²), by adaptive Gauss–Kronrod. Returns (divergence, estimated absolute error).
-pub fn renyi_gaussian_quadrature(kappa: f64, d: f64, sigma: f64) -> Result<(f64, f64)> {
-    if !(kappa.is_finite() && kappa > 1.0) {
-        return Err(invalid("kappa", format!("must be in (1, ∞), got {kappa}")));
-    }
-    if !(sigma.is_finite() && sigma > 0.0 && d.is_finite()) {
-        return Err(invalid("sigma", "sigma must be finite > 0 and d finite"));
-    }
-    let s2 = 2.0 * sigma * sigma;
-    let ln_norm = -(sigma * (2.0 * std::f64::consts::PI).sqrt()).ln();
-    let log_f =
-        |x: f64| kappa * (-(x - d) * (x - d) / s2) + (1.0 - kappa) * (-x * x / s2) + ln_norm;
-    // Scale out the largest value on a coarse grid so the integrand stays O(1).
-    let (lo, hi) = (
-        d.min(0.0).min(kappa * d) - 40.0 * sigma,
-        d.max(0.0).max(kappa * d) + 40.0 * sigma,
-    );
-    let shift = (0..=400)
-        .map(|i| log_f(lo + (hi - lo) * i as f64 / 400.0))
-        .fold(f64::NEG_INFINITY, f64::max);
-    let (v, err, _) = integrate_gk15(
-        |x| (log_f(x) - shift).exp(),
-        lo,
-        hi,
-        32,
-        1e-14,
-        0.0,
-        1 << 14,
-    );
-    let div = (v.ln() + shift) / (kappa - 1.0);
-    Ok((div, err / v / (kappa - 1.0)))
-}
-
 fn check_lemma5(b: Budget) -> Result<Evidence> {
     let kappas: Vec<f64> = match b {
         Budget::Quick => vec![1.01, 1.5, 2.0, 3.0, 8.0, 32.0],
@@ -474,27 +335,6 @@ fn check_lemma5(b: Budget) -> Result<Evidence> {
 // ---------------------------------------------------------------------------------------------
 // Lemma 4
 // ---------------------------------------------------------------------------------------------
-
-/// KLLW22 Lemma 4 for T composed Gaussian mechanisms with per-step α(λ) = λ(λ+1)/(2z²)
-/// (noise multiplier z = σ/Δ, Lemma 5 at order λ + 1): δ = min_{λ>0} exp(Tλ(λ+1)/(2z²) − λε),
-/// in closed form: with c = T/(2z²), δ = exp(−(ε − c)²/(4c)) if ε > c, else 1.
-pub fn lemma4_delta(noise_multiplier: f64, steps: u64, epsilon: f64) -> Result<f64> {
-    if !(noise_multiplier.is_finite() && noise_multiplier > 0.0) {
-        return Err(invalid("noise_multiplier", "must be finite and > 0"));
-    }
-    if steps == 0 {
-        return Err(invalid("steps", "must be ≥ 1"));
-    }
-    if !(epsilon.is_finite() && epsilon > 0.0) {
-        return Err(invalid("epsilon", "must be finite and > 0"));
-    }
-    let c = steps as f64 / (2.0 * noise_multiplier * noise_multiplier);
-    Ok(if epsilon > c {
-        (-(epsilon - c) * (epsilon - c) / (4.0 * c)).exp()
-    } else {
-        1.0
-    })
-}
 
 fn check_lemma4(b: Budget) -> Result<Evidence> {
     let mus: Vec<f64> = match b {
@@ -553,38 +393,6 @@ fn check_lemma4(b: Budget) -> Result<Evidence> {
 // Lemma 3
 // ---------------------------------------------------------------------------------------------
 
-/// The output distribution of randomized response with log-odds a on the bit x: P(o = x) =
-/// e^a/(1 + e^a).
-pub fn rr_pmf(a: f64, x: usize) -> [f64; 2] {
-    let keep = 1.0 / (1.0 + (-a).exp());
-    if x == 0 {
-        [keep, 1.0 - keep]
-    } else {
-        [1.0 - keep, keep]
-    }
-}
-
-/// Definition 5 (L473–L481) for a finite output space: α(λ; D, D′) =
-/// log Σ_o P(o)^{λ+1} Q(o)^{−λ}, with P = M(D), Q = M(D′) (real λ > 0).
-pub fn alpha_discrete(p: &[f64], q: &[f64], lambda: f64) -> Result<f64> {
-    if p.len() != q.len() {
-        return Err(invalid("q", "must have the length of p"));
-    }
-    if !(lambda.is_finite() && lambda > 0.0) {
-        return Err(invalid(
-            "lambda",
-            format!("must be finite and > 0, got {lambda}"),
-        ));
-    }
-    let terms: Vec<f64> = p
-        .iter()
-        .zip(q)
-        .filter(|(a, _)| **a > 0.0)
-        .map(|(a, c)| (lambda + 1.0) * a.ln() - lambda * c.ln())
-        .collect();
-    Ok(log_sum_exp(&terms))
-}
-
 /// The worst-case α over the two orderings of the neighbouring bits (Definition 5's max).
 fn alpha_rr(a: f64, lambda: f64) -> Result<f64> {
     Ok(
@@ -641,7 +449,7 @@ fn check_lemma3(b: Budget) -> Result<Evidence> {
             }
         }
     }
-    // The constants of the Theorem 4 proof (L538–L546) for the w block: per step
+    // The constants of the Theorem 4 proof (App. A.1) for the w block: per step
     // α_t = λ(λ+1)‖Δ‖²/(2σ²) with ‖Δ‖ ≤ 2G/n; composed over T steps ≤ 4G²λ²T/(n²σ²), λ ≥ 1.
     let mut paper_tight = 0.0f64;
     for (g, n, sigma) in [(1.0, 100.0, 0.05), (2.0, 1000.0, 0.01), (0.5, 10.0, 1.0)] {
@@ -713,36 +521,6 @@ fn binomial_prob(n: u64, q: f64, pred: impl Fn(u64) -> bool) -> f64 {
 // Lemma 9
 // ---------------------------------------------------------------------------------------------
 
-/// Which form of KLLW22 Lemma 9 (Bernstein) to use for the two-sided deviation |mean − μ|.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Variant {
-    /// As printed (L742–L748): log(1/ζ) for the two-sided |·|.
-    PaperLiteral,
-    /// Two-sided needs log(2/ζ) (inventory I-34); one-sided statements keep log(1/ζ).
-    Corrected,
-}
-
-/// The deviation radius of KLLW22 Lemma 9: √(2σ² log(m/ζ)/n) + 2c log(m/ζ)/(3n), m = 1 for
-/// [`Variant::PaperLiteral`] and m = 2 for [`Variant::Corrected`] (two-sided use).
-pub fn lemma9_radius(var: f64, c: f64, n: u64, zeta: f64, variant: Variant) -> Result<f64> {
-    if !(zeta > 0.0 && zeta < 1.0) {
-        return Err(invalid("zeta", format!("must be in (0, 1), got {zeta}")));
-    }
-    if n == 0 {
-        return Err(invalid("n", "must be ≥ 1"));
-    }
-    if !(var >= 0.0 && var.is_finite() && c > 0.0 && c.is_finite()) {
-        return Err(invalid("c", "variance must be ≥ 0 and c > 0, both finite"));
-    }
-    let m = match variant {
-        Variant::PaperLiteral => 1.0,
-        Variant::Corrected => 2.0,
-    };
-    let l = (m / zeta).ln();
-    let nf = n as f64;
-    Ok((2.0 * var * l / nf).sqrt() + 2.0 * c * l / (3.0 * nf))
-}
-
 fn check_lemma9(b: Budget) -> Result<Evidence> {
     let ns: Vec<u64> = match b {
         Budget::Quick => vec![1, 2, 3, 5, 10, 30, 100],
@@ -761,8 +539,8 @@ fn check_lemma9(b: Budget) -> Result<Evidence> {
                 let dev = |k: u64| (k as f64 - nq) * (hi - lo) / n as f64;
                 for &zeta in &zetas {
                     let label = format!("n={n} q={q} z∈{{{lo},{hi}}} ζ={zeta}");
-                    let r1 = lemma9_radius(var, c, n, zeta, Variant::PaperLiteral)?;
-                    let r2 = lemma9_radius(var, c, n, zeta, Variant::Corrected)?;
+                    let r1 = lemma9_radius(var, c, n, zeta, Reading::PaperLiteral)?;
+                    let r2 = lemma9_radius(var, c, n, zeta, Reading::Corrected)?;
                     let up = binomial_prob(n, q, |k| dev(k) > r1);
                     let down = binomial_prob(n, q, |k| -dev(k) > r1);
                     main.observe(up, zeta, format!("{label} upper tail"));
@@ -798,11 +576,6 @@ fn check_lemma9(b: Budget) -> Result<Evidence> {
 // ---------------------------------------------------------------------------------------------
 // Lemma 12
 // ---------------------------------------------------------------------------------------------
-
-/// The right-hand side of KLLW22 Lemma 12: 6√((Σ_i E\[g_i²\])τ) + 4τM.
-pub fn lemma12_bound(sum_second_moments: f64, tau: f64, m: f64) -> f64 {
-    6.0 * (sum_second_moments * tau).sqrt() + 4.0 * tau * m
-}
 
 /// ‖N(0, v)‖_τ = √v·(2^{τ/2}Γ((τ+1)/2)/√π)^{1/τ}.
 fn gaussian_norm(v: f64, tau: f64) -> f64 {
@@ -845,20 +618,6 @@ fn check_lemma12(b: Budget) -> Result<Evidence> {
 // ---------------------------------------------------------------------------------------------
 // Lemma 8
 // ---------------------------------------------------------------------------------------------
-
-/// The radius of KLLW22 Lemma 8: e(a√log(e/ζ) + b log(e/ζ)); `with_e = false` drops the factor
-/// e (the negative control; compare inventory I-23).
-pub fn lemma8_radius(a: f64, b: f64, zeta: f64, with_e: bool) -> Result<f64> {
-    if !(zeta > 0.0 && zeta < 1.0) {
-        return Err(invalid("zeta", format!("must be in (0, 1), got {zeta}")));
-    }
-    if !(a > 0.0 && b > 0.0 && a.is_finite() && b.is_finite()) {
-        return Err(invalid("a", "a and b must be finite and > 0"));
-    }
-    let l = 1.0 - zeta.ln();
-    let e = if with_e { std::f64::consts::E } else { 1.0 };
-    Ok(e * (a * l.sqrt() + b * l))
-}
 
 fn check_lemma8(b: Budget) -> Result<Evidence> {
     let taus: Vec<f64> = match b {
@@ -926,79 +685,12 @@ fn check_lemma8(b: Budget) -> Result<Evidence> {
 // Lemma 11
 // ---------------------------------------------------------------------------------------------
 
-/// Householder reflection I − 2uuᵀ/‖u‖² applied to x.
-fn householder(u: &[f64], x: &[f64]) -> Vec<f64> {
-    let uu: f64 = u.iter().map(|a| a * a).sum();
-    let ux: f64 = u.iter().zip(x).map(|(a, b)| a * b).sum();
-    x.iter()
-        .zip(u)
-        .map(|(xi, ui)| xi - 2.0 * ux / uu * ui)
-        .collect()
-}
-
-fn project_ball(x: Vec<f64>, r: f64) -> Vec<f64> {
-    let nx = x.iter().map(|a| a * a).sum::<f64>().sqrt();
-    if nx <= r {
-        x
-    } else {
-        x.into_iter().map(|a| a * r / nx).collect()
-    }
-}
-
 fn dist(a: &[f64], b: &[f64]) -> f64 {
     a.iter()
         .zip(b)
         .map(|(x, y)| (x - y) * (x - y))
         .sum::<f64>()
         .sqrt()
-}
-
-/// The test family of KLLW22 Lemma 11: f(w, v) = (ρ/2)‖w‖² + wᵀAv − (ρ/2)‖v‖² on balls of
-/// radius R, A = H₁·diag(d)·H₂ (Householder reflections, so ‖A‖₂ = max|d_i|). ρ-SC-SC and
-/// L-smooth (Assumption 3, blockwise) with L = max(ρ, ‖A‖₂). Best responses in closed form:
-/// w*(v) = Π_R(−Av/ρ), v*(w) = Π_R(Aᵀw/ρ).
-pub struct BilinearQuad {
-    /// ρ.
-    pub rho: f64,
-    /// u₁ of H₁.
-    pub u1: Vec<f64>,
-    /// Singular values d (up to sign).
-    pub d: Vec<f64>,
-    /// u₂ of H₂.
-    pub u2: Vec<f64>,
-    /// Ball radius R.
-    pub radius: f64,
-}
-
-impl BilinearQuad {
-    fn a(&self, v: &[f64]) -> Vec<f64> {
-        let y = householder(&self.u2, v);
-        let y: Vec<f64> = y.iter().zip(&self.d).map(|(a, b)| a * b).collect();
-        householder(&self.u1, &y)
-    }
-    fn a_t(&self, w: &[f64]) -> Vec<f64> {
-        let y = householder(&self.u1, w);
-        let y: Vec<f64> = y.iter().zip(&self.d).map(|(a, b)| a * b).collect();
-        householder(&self.u2, &y)
-    }
-    /// L = max(ρ, ‖A‖₂).
-    pub fn smooth_l(&self) -> f64 {
-        self.d.iter().fold(self.rho, |m, x| m.max(x.abs()))
-    }
-    /// w*(v) = argmin over the ball of f(·, v).
-    pub fn w_star(&self, v: &[f64]) -> Vec<f64> {
-        project_ball(
-            self.a(v).iter().map(|x| -x / self.rho).collect(),
-            self.radius,
-        )
-    }
-    /// v*(w) = argmax over the ball of f(w, ·).
-    pub fn v_star(&self, w: &[f64]) -> Vec<f64> {
-        project_ball(
-            self.a_t(w).iter().map(|x| x / self.rho).collect(),
-            self.radius,
-        )
-    }
 }
 
 fn check_lemma11(b: Budget) -> Result<Evidence> {
@@ -1041,9 +733,7 @@ fn check_lemma11(b: Budget) -> Result<Evidence> {
                         }
                     });
                     if radius > 1e3 && dmax >= rho {
-                        let mut e = vec![0.0; p];
-                        e[imax] = 1.0;
-                        let dir = householder(&f.u2, &e);
+                        let dir = f.right_singular(imax);
                         let v = s.normals(p);
                         let v2: Vec<f64> = v.iter().zip(&dir).map(|(a, c)| a + 0.1 * c).collect();
                         let m = dist(&f.w_star(&v), &f.w_star(&v2));
@@ -1066,13 +756,6 @@ fn check_lemma11(b: Budget) -> Result<Evidence> {
 // ---------------------------------------------------------------------------------------------
 // Lemma 7
 // ---------------------------------------------------------------------------------------------
-
-/// The right-hand side of KLLW22 Lemma 7 as printed: 12√2·τnβ⌈log n⌉ + 4M√(τn), with the
-/// natural logarithm (the smaller reading; inventory I-41).
-pub fn lemma7_bound(n: u64, tau: f64, beta: f64, m: f64) -> f64 {
-    let ceil_ln = (n as f64).ln().ceil();
-    12.0 * 2f64.sqrt() * tau * n as f64 * beta * ceil_ln + 4.0 * m * (tau * n as f64).sqrt()
-}
 
 fn check_lemma7(b: Budget) -> Result<Evidence> {
     let ns: Vec<u64> = match b {
@@ -1108,20 +791,6 @@ fn check_lemma7(b: Budget) -> Result<Evidence> {
 // ---------------------------------------------------------------------------------------------
 // Lemma 10
 // ---------------------------------------------------------------------------------------------
-
-/// Which f_i a weakly self-bounded check uses (KLLW22 Definition 7, L768–L772, and Lemma 10).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SelfBoundForm {
-    /// f_i = sup over the i-th coordinate, so f_i ≥ f (as printed at L752).
-    Sup,
-    /// f_i = inf over the i-th coordinate, so f_i ≤ f (the source's form, Maurer 2006).
-    Inf,
-}
-
-/// The right-hand side of KLLW22 Lemma 10: exp(−t²/(2a·E\[f\] + 2b)).
-pub fn lemma10_bound(t: f64, a: f64, b: f64, mean_f: f64) -> f64 {
-    (-t * t / (2.0 * a * mean_f + 2.0 * b)).exp()
-}
 
 /// For f = h(K), K the number of ones among n Bernoulli(q) bits, the per-count sums
 /// Σ_i (f − f_i)² of Definition 7 with f_i the sup / inf of f over the i-th bit.

@@ -1,7 +1,7 @@
-//! BGM23 Theorem 15's packing construction (proof in App. D.2, L580–L590) in exact rationals.
+//! BGM23 Theorem 15's packing construction (proof in App. D.2) in exact rationals.
 //!
 //! Linear loss f(w; x) = ⟨w, x⟩ on W = ball(0, R) ⊂ ℝᴷ (the proof's minimizer has norm B, so its
-//! B is the *radius* R of W: inventory I-40). For a sign vector σ ∈ U = {±1}ᴷ the dataset is
+//! B is the *radius* R of W: erratum E-BGM23-40). For a sign vector σ ∈ U = {±1}ᴷ the dataset is
 //! S_σ = (Lσ₁e₁, …, Lσ_K e_K, 0, …, 0) with n − K zeros, so
 //!
 //! * F(w; S_σ) = (L/n) Σⱼ σⱼ wⱼ, minimized at w*_σ = −Rσ/√K with value −RL√K/n;
@@ -15,7 +15,7 @@
 //! K must be a perfect square so that √K, w*_σ and the minimum are rational. Sign vectors are
 //! bit masks: bit j set means σⱼ = −1. The regularized ERM of BGM23 Lemma 2 (minimization form,
 //! `algorithms::regularized_erm::RegularizedErm`) is [`reg_erm`] here: w_λ = Π_ball(−x̄_σ/λ), which at
-//! λ = 2L√K/(nR) attains the bound with equality for every σ (inventory §5.2).
+//! λ = 2L√K/(nR) attains the bound with equality for every σ (the paragraph after Thm 15).
 
 use crate::error::{invalid, Result};
 use crate::exact::{BigInt, BigRational};
@@ -311,7 +311,7 @@ pub fn shrunk_erm(p: &Packing, gamma: &Q, mask: u64) -> Result<Vec<Q>> {
 
 /// A seeded deterministic algorithm with no structure: a table σ ↦ A(S_σ) whose coordinates are
 /// multiples of (R/√K)/16 drawn uniformly from [−R/√K, R/√K] (so ‖A‖ ≤ R), one stream per
-/// seed (label "exact/packing/random_table").
+/// seed (label "exact/packing/random_table", kept from the module's former place so the tables do not change).
 pub fn random_table(p: &Packing, seed: u64) -> Vec<Vec<Q>> {
     let mut s = Stream::new(seed, "exact/packing/random_table");
     let unit = &p.r / (&p.sqrt_k * Q::from_integer(16.into()));

@@ -1,5 +1,6 @@
 //! BGM23 Lemma 19 and Theorem 18 quantities of Recursive Regularization (Algorithm 1), computed
-//! exactly in expectation by enumerating every path of chunk count vectors (inventory D-14).
+//! exactly in expectation by enumerating every path of chunk count vectors (the quantities of
+//! App. B.2, eq. (5) and the proof of Thm 18).
 //!
 //! With a finite-support D and a deterministic A_emp (exact or biased-exact), the run is a tree:
 //! at a node before round t the centres z̄_0..z̄_{t−1} are fixed, and S_t ranges over the count
@@ -9,11 +10,12 @@
 //! * for every count vector: z*_{S,t} and z̄_t = A_emp(S_t, …);
 //! * z̃_t = E[z*_{S,t} | F_{t−1}] and Ĝap^(t)(z̃_t) (the population gap of F_D^(t));
 //!
-//! and accumulate, weighted by the path probability (BGM23 eq. (5), L394):
+//! and accumulate, weighted by the path probability (BGM23 eq. (5)):
 //!
 //! E_t = E‖z̄_t − z*_{S,t}‖²,  F_t = E‖z*_{S,t} − z̃_t‖²,  G_t = E[Ĝap^(t)(z̃_t)]/(2^tλ),
 //! P.1: E‖z̄_t − z*_t‖² (and its first moment), P.2: E‖z*_t − z̄_{t−1}‖², E‖z̃_t − z*_t‖²,
-//! E‖z*_t − z̃_{t−1}‖² (L429), and at the leaves the terms of Thm 18's decomposition (★).
+//! E‖z*_t − z̃_{t−1}‖² (proof of Thm 18, property P.2, the display after eq. (8)), and at the
+//! leaves the terms of Thm 18's decomposition (★).
 //!
 //! Cost: (number of count vectors)^T nodes, each with one population and one empirical solve per
 //! count vector; for two atoms and n′ ≤ 12, T ≤ 3 that is ≤ 2197 leaves.
@@ -47,7 +49,7 @@ pub struct RoundMoments {
     pub p2: f64,
     /// E‖z*_t − z̄_{t−1}‖ (first moment; the (★) terms).
     pub p2_first: f64,
-    /// E‖z*_t − z̃_{t−1}‖² (t ≥ 2; L429's left side). 0 at t = 1.
+    /// E‖z*_t − z̃_{t−1}‖² (t ≥ 2; the left side of the display after eq. (8)). 0 at t = 1.
     pub star_to_prev_tilde: f64,
     /// E‖z*_{S,t} − z̄_{t−1}‖² (the distance A_emp actually starts from; Def 4's premise).
     pub start_dist_sq: f64,
@@ -64,10 +66,11 @@ pub struct Thm18Terms {
     pub dist_output: f64,
     /// The right side of (★), in expectation.
     pub star_bound: f64,
-    /// max over paths of Ĝap(z*_T) / (2Bλ Σ_{t<T} 2^{t+1}‖z*_T − z̄_t‖) (L451–L453).
-    pub worst_l453_ratio: f64,
+    /// max over paths of Ĝap(z*_T) / (2Bλ Σ_{t<T} 2^{t+1}‖z*_T − z̄_t‖) (proof of Thm 18, the
+    /// display after eq. (10)).
+    pub worst_after_eq10_ratio: f64,
     /// The same with Bλ in place of 2Bλ (negative control).
-    pub worst_l453_ratio_halved: f64,
+    pub worst_after_eq10_ratio_halved: f64,
     /// max over paths of [Ĝap(z̄_T) − Ĝap(z*_T)] / (√2L‖z̄_T − z*_T‖) (eq. (9), Fact 1).
     pub worst_fact1_ratio: f64,
     /// max over paths of Ĝap(z̄_T) / (pathwise (★) right side).
@@ -212,8 +215,8 @@ impl Walker<'_> {
         let g_out = gap_at(zbar)?;
         let g_star = gap_at(z_star_t)?;
         let d_out = dist(zbar, z_star_t);
-        // L451–L453: Ĝap(z*_T) ≤ 2Bλ Σ_{t=0}^{T−1} 2^{t+1}‖z*_T − z̄_t‖.
-        let s453: f64 = (0..tt)
+        // Proof of Thm 18, after eq. (10): Ĝap(z*_T) ≤ 2Bλ Σ_{t=0}^{T−1} 2^{t+1}‖z*_T − z̄_t‖.
+        let s_eq10: f64 = (0..tt)
             .map(|k| 2f64.powi(k as i32 + 1) * dist(z_star_t, &hist[k].0))
             .sum();
         // (★) pathwise: z̄_r = hist[r].0 for r ≥ 1 (the start of round r + 1), z*_r = hist[r−1].1.
@@ -243,10 +246,12 @@ impl Walker<'_> {
                 f64::INFINITY
             }
         };
-        th.worst_l453_ratio = th.worst_l453_ratio.max(ratio(g_star, 2.0 * b * lam * s453));
-        th.worst_l453_ratio_halved = th
-            .worst_l453_ratio_halved
-            .max(ratio(g_star, b * lam * s453));
+        th.worst_after_eq10_ratio = th
+            .worst_after_eq10_ratio
+            .max(ratio(g_star, 2.0 * b * lam * s_eq10));
+        th.worst_after_eq10_ratio_halved = th
+            .worst_after_eq10_ratio_halved
+            .max(ratio(g_star, b * lam * s_eq10));
         th.worst_fact1_ratio = th
             .worst_fact1_ratio
             .max(ratio(g_out - g_star, 2f64.sqrt() * self.l * d_out));

@@ -1,5 +1,5 @@
 //! BGM23 Prop 13's mode-of-halves algorithm in exact rationals (the exact tier behind
-//! `claims::core::mode_of_halves_outputs` and `algorithms::mode_of_halves::ModeOfHalves`).
+//! the float outputs of the `bgm23.prop13` check and `algorithms::mode_of_halves::ModeOfHalves`).
 //!
 //! On f = wθ over [−1, 1]², F_D = wθ for every D, so Ĝap(w̄, θ̄) = |w̄| + |θ̄|; the algorithm outputs
 //! w̄ = sgn(sum of the first ⌊n/2⌋ points), θ̄ = sgn(sum of the rest), sgn(0) = s0. Hence
@@ -13,8 +13,8 @@
 //! * [`mode_of_halves_stability`]: the algorithm's uniform argument stability over {±1}ⁿ
 //!   (BGM23 Definition 1), in closed form; [`mode_of_halves_stability_brute`] by enumeration.
 //!
-//! The general-n algorithm needs a split and a tie rule the paper avoids by footnote 6 (L266,
-//! n ≡ 2 mod 4, so both halves are odd): the first half has ⌊n/2⌋ points, and sgn(0) = s0 ∈ [−1, 1].
+//! The general-n algorithm needs a split and a tie rule the paper avoids by footnote 6
+//! (n ≡ 2 mod 4, so both halves are odd): the first half has ⌊n/2⌋ points, and sgn(0) = s0 ∈ [−1, 1].
 
 use crate::error::{invalid, Result};
 use crate::exact::{binomial, sequences, BigRational};
@@ -109,7 +109,7 @@ pub fn check_params(p: &BigRational, n: u64, s0: &BigRational) -> Result<()> {
     Ok(())
 }
 
-/// The law of the mode-of-halves output from the binomial formula (inventory §5.1):
+/// The law of the mode-of-halves output from the binomial formula:
 /// per half of size m, E sgn = P⁺ − P⁻ + s0·P⁰, E|sgn| = P⁺ + P⁻ + |s0|·P⁰, E sgn² = P⁺ + P⁻ + s0²·P⁰.
 pub fn mode_of_halves_law(p: &BigRational, n: u64, s0: &BigRational) -> Result<ModeOfHalvesLaw> {
     check_params(p, n, s0)?;
