@@ -1,4 +1,5 @@
-//! The crate's error type. Bad input is reported, never panicked on (DESIGN "CLI").
+//! The crate's error type. Bad input is reported, never panicked on; the CLI prints the message,
+//! which names the offending field, and exits with code 2 (README, "Other commands").
 
 use std::fmt;
 

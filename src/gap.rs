@@ -1,7 +1,8 @@
-//! Gap functions (BGM23 §1 eqs. (2)–(3), L92–L98; KLLW22 Definition 2's primal risk).
+//! Gap functions (BGM23 eqs. (2)–(3) and §2 "Gap functions"; KLLW22 Definition 2's primal risk).
 //!
 //! * [`gap_function`]: Ĝap(w̄, θ̄) = max_θ F(w̄, θ) − min_w F(w, θ̄) for any objective F — the
-//!   population F_D (BGM23 L92), the empirical F_S (the empirical gap, L98), or a regularized one
+//!   population F_D (BGM23 §2, "Gap functions"), the empirical F_S (the empirical gap Gap_S, defined
+//!   after BGM23 Fact 1), or a regularized one
 //!   (Ĝap^h of BGM23 Lemma 3, Ĝap^(t) of App. B.2).
 //! * [`strong_gap`]: E over the output distribution of Ĝap (BGM23 eq. (2)).
 //! * [`weak_gap`]: max_θ E[F(A_w, θ)] − min_w E[F(w, A_θ)] (BGM23 eq. (3)), the expectation inside.
@@ -28,7 +29,7 @@ pub struct GapValue {
     pub w_br: Vec<f64>,
 }
 
-/// Ĝap(w̄, θ̄) for the objective `obj` (BGM23 L92).
+/// Ĝap(w̄, θ̄) for the objective `obj` (BGM23 §2, "Gap functions").
 pub fn gap_function(
     f: &dyn SaddleFn,
     obj: &Objective,

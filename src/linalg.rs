@@ -7,7 +7,7 @@
 //! Every sum in this module (and, by convention, in the whole crate) accumulates **in index
 //! order**, starting from `0.0`, one term at a time: `((0 + t_0) + t_1) + …`. There is no SIMD,
 //! no pairwise or Kahan summation, no reordering and no parallel reduction. Two runs on the same
-//! inputs therefore produce bit-identical results on every IEEE-754 platform (DESIGN "Numerics").
+//! inputs therefore produce bit-identical results on every IEEE-754 platform.
 //! Code that needs a sum should call these helpers rather than `iter().sum()` chains with
 //! different association, so that another implementation can reproduce the rounding exactly.
 //!

@@ -1,6 +1,6 @@
-//! Counted access to gradients and operator values (DESIGN "Numerics": every evaluation of a
-//! gradient / operator goes through here, so gradient-complexity claims are asserted on counts;
-//! BGM23 L100 counts one evaluation of g(·; x) as one gradient evaluation).
+//! Counted access to gradients and operator values: every evaluation of a gradient / operator goes
+//! through here, so gradient-complexity claims are asserted on counts (one evaluation of the saddle
+//! operator g(·; x) of BGM23 §2, "Saddle Operator", counts as one gradient evaluation).
 
 use crate::linalg;
 use crate::problem::{Objective, SaddleFn};
@@ -35,7 +35,7 @@ impl<'a> Oracle<'a> {
         self.f.grad(w, theta, x)
     }
 
-    /// The saddle operator g(w, θ; x) = [∇_w f, −∇_θ f] (BGM23 L100), as the pair of blocks;
+    /// The saddle operator g(w, θ; x) = [∇_w f, −∇_θ f] (BGM23 §2, "Saddle Operator"), as the pair of blocks;
     /// counts one gradient evaluation.
     pub fn operator(&self, w: &[f64], theta: &[f64], x: &[f64]) -> (Vec<f64>, Vec<f64>) {
         let (gw, gt) = self.grad(w, theta, x);
@@ -70,7 +70,7 @@ impl<'a> Oracle<'a> {
     }
 
     /// The empirical saddle operator (1/n) Σ_i g(w, θ; x_i) as the average of the n per-point
-    /// operators (KLLW22 Algorithm 1, L137: ∇L_S = (1/n) Σ_i ∇ℓ(·; z_i)), summed in index order
+    /// operators (the full-batch gradient ∇L_S = (1/n) Σ_i ∇ℓ(·; z_i) of KLLW22 Algorithm 1), summed in index order
     /// and then divided by n; counts one gradient evaluation per point.
     pub fn per_point_operator(
         &self,

@@ -1,4 +1,4 @@
-//! The `verify` report: a JSON array and a markdown table (DESIGN "CLI").
+//! The `verify` report: a JSON array and a markdown table (README, "The two commands").
 
 use crate::claims::{Claim, Evidence};
 use crate::error::{Error, Result};

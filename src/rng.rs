@@ -1,4 +1,4 @@
-//! Reference randomness (DESIGN "Randomness (reference tier)").
+//! Reference randomness: the crate's one source of random draws, for reference and testing.
 //!
 //! Every random draw the crate makes comes from here, and the recipe is fixed down to the bit
 //! so that an implementation in another language (Python, JAX, C++) can regenerate each draw.

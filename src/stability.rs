@@ -1,8 +1,8 @@
 //! Empirical uniform argument stability, sensitivity and output variance
-//! (BGM23 Definition 1, L104; the measured quantities behind BGM23 Lemma 2, Lemma 6, Prop 14).
+//! (BGM23 Definition 1; the measured quantities behind BGM23 Lemma 2, Lemma 6, Prop 14).
 //!
 //! Runs on S and its neighbour S′ use the same seed, so they consume identical noise and indices
-//! (DESIGN "Randomness": coupling). Neighbour pairs are evaluated in parallel with rayon and
+//! (coupled runs, see `fixtures/RANDOMNESS.md`). Neighbour pairs are evaluated in parallel with rayon and
 //! collected in a fixed order, so every result is independent of the thread count.
 
 use crate::algorithms::Algorithm;

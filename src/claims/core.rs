@@ -1,5 +1,5 @@
 //! Claims about the definitions every paper shares: the gap function vanishes exactly at saddle
-//! points (BGM23 L98), and the weak gap never exceeds the strong gap (BGM23 eqs. (2)–(3)).
+//! points (BGM23 §2, the remark after Fact 1), and the weak gap never exceeds the strong gap (BGM23 eqs. (2)–(3)).
 
 use super::{BoundCheck, Budget, Claim, Evidence, Kind};
 use crate::algorithms::{Algorithm, RegularizedSaddlePoint};
@@ -17,7 +17,7 @@ pub fn claims() -> Vec<Claim> {
         Claim {
             id: "core.gap_zero_iff_saddle",
             paper: "BGM23",
-            item: "§2 L98 (gap function)",
+            item: "§2, gap function (zero exactly at saddle points)",
             statement: "Ĝap(w̄, θ̄) ≥ 0 on W×Θ, and Ĝap = 0 exactly at a saddle point: it is within the \
                         solver's certificate at the certified saddle point and strictly positive at \
                         every sampled point away from it (SC/SC instances).",

@@ -1,4 +1,4 @@
-//! The claims registry (DESIGN "Core abstractions" and "What a check must be").
+//! The claims registry: what the crate asserts about each paper item, and how.
 //!
 //! One [`Claim`] per numbered paper item (or per definition-level fact the core relies on). Each
 //! check returns [`Evidence`]: how many instances were checked, the worst ratio measured/bound,

@@ -106,7 +106,7 @@ impl FusedIterator for Sequences {}
 pub struct ReplaceOneMove {
     /// The count vector of S.
     pub counts: Vec<usize>,
-    /// The atom a point of S is taken from (counts[from] > 0).
+    /// The atom a point of S is taken from (`counts[from] > 0`).
     pub from: usize,
     /// The atom it is replaced by.
     pub to: usize,
@@ -146,7 +146,7 @@ pub fn replace_one_moves(n: usize, k: usize) -> impl Iterator<Item = ReplaceOneM
 }
 
 /// The points of the dataset with count vector `counts` over `support`, sorted by atom: atom j
-/// repeated counts[j] times, in atom order.
+/// repeated `counts[j]` times, in atom order.
 pub fn dataset_points(support: &[Vec<f64>], counts: &[usize]) -> Vec<Vec<f64>> {
     let mut pts = Vec::with_capacity(counts.iter().sum());
     for (atom, &cj) in support.iter().zip(counts) {

@@ -1,6 +1,6 @@
 //! Exact arithmetic: rationals, binomial and multinomial weights, dataset enumeration.
 //!
-//! This is the exact tier of DESIGN "Numerics": every quantity here is either an exact
+//! This is the crate's exact tier: every quantity here is either an exact
 //! [`BigRational`] / [`BigUint`], or an `f64` whose rounding is documented (for [`to_f64`]: the
 //! correctly rounded value, round-half-to-even, exactly what IEEE 754 division would give).
 //!

@@ -409,7 +409,7 @@ impl Domain {
     /// * Product: (Σ_k diam_k^s)^{1/s}, and max_k diam_k for s = ∞ (blocks vary independently).
     ///
     /// BGM24's block-rescaled product norm √(‖w‖_w² + ‖θ‖_θ²) is assembled by the caller from the
-    /// block diameters ([`Domain::split`]), as in BGM24 I-7.
+    /// block diameters ([`Domain::split`]); its diameter is then ≤ √2, not 1 (erratum E-BGM24-7).
     pub fn diameter_in(&self, norm: Norm) -> f64 {
         let s = norm.p();
         match self {

@@ -1,25 +1,24 @@
 //! A minimal Bregman / mirror-map toolkit: the ℓp mirror map ψ(x) = ½‖x‖_p² with its gradient,
 //! inverse gradient and Bregman divergence, and the entropic prox step on the simplex.
 //!
-//! Which BGM24 items they serve (line numbers `L…` refer to the paper file, see
-//! `notes/inventory-bgm24.md`):
+//! Which BGM24 items they serve:
 //!
-//! * [`lp_mirror_map_grad`] is ∇(½‖z‖_p²), the ρ of BGM24 eq. (7) (L263; inventory D-15 and I-8:
-//!   ρ = ∇½‖·‖² of whichever norm is used, (1/B²)∇½‖·‖_p̄² in original coordinates), the map of
-//!   BGM24 Fact 2 (L340–350: ‖∇½‖z‖_p²‖_{p*} = ‖z‖_p) and of Assumption 1 (L213; ρ is
-//!   (p−1)-strongly monotone w.r.t. ‖·‖_p for p ∈ (1, 2]), and ∇ψ of the mirror-prox
-//!   distance-generating function ψ = κ/(2B_w²)‖w‖_p̄² + κ/(2B_θ²)‖θ‖_q̄² of BGM24 Theorem 4
-//!   (L632; blockwise and rescaled by the caller).
+//! * [`lp_mirror_map_grad`] is ∇(½‖z‖_p²), the ρ of BGM24 eq. (7) (read as ρ = ∇½‖·‖² of whichever
+//!   norm is used, i.e. (1/B²)∇½‖·‖_p̄² in original coordinates: erratum E-BGM24-8), the map of
+//!   BGM24 Fact 2 (‖∇½‖z‖_p²‖_{p*} = ‖z‖_p) and of Assumption 1 (ρ is (p−1)-strongly monotone
+//!   w.r.t. ‖·‖_p for p ∈ (1, 2]), and ∇ψ of the mirror-prox distance-generating function
+//!   ψ = κ/(2B_w²)‖w‖_p̄² + κ/(2B_θ²)‖θ‖_q̄² of the proof of BGM24 Theorem 4 (blockwise and
+//!   rescaled by the caller).
 //! * [`lp_mirror_map_grad_inv`] = ∇ψ* with ψ* = ½‖·‖_q², the inverse mirror map, so the
-//!   **unconstrained** mirror step of BGM24 Algorithm 2 (L174–181) is
-//!   `grad_inv(grad(z) − η·g)`. The constrained Bregman prox over a box or simplex is not closed
-//!   form for p̄ ≠ 2 (inventory I-13, `bregman_prox_box`) and is left to the BGM24 module.
-//! * [`lp_bregman_divergence`] is V_ψ(x, y) of BGM24 L583.
+//!   **unconstrained** mirror step of BGM24 Algorithm 2 is `grad_inv(grad(z) − η·g)`. The
+//!   constrained Bregman prox over a box or simplex (centred at z_0, erratum E-BGM24-13) is not
+//!   closed form for p̄ ≠ 2 and is left to the BGM24 module.
+//! * [`lp_bregman_divergence`] is the Bregman divergence V_ψ(x, y) defined after BGM24 Lemma 8
+//!   (App. C.1).
 //! * [`entropy_prox`] is **not** used by BGM24, which equips the simplex block Θ = Δ_k of its
-//!   group-DRO example (§2.1, L98–104, an ℓp/ℓ1 SSP; inventory Inst-C) with ℓ_q̄,
-//!   q̄ = 1 + 1/log d (D-14). It is the classical entropic setup of mirror-prox on the simplex
-//!   (Juditsky–Nemirovski–Tauvel, BGM24's \[20\]) and serves as the baseline/alternative geometry
-//!   for that block.
+//!   group-DRO example (§2.1, an ℓp/ℓ1 SSP) with ℓ_q̄, q̄ = 1 + 1/log d (the §4 setup). It is the
+//!   classical entropic setup of mirror-prox on the simplex (Juditsky–Nemirovski–Tauvel, BGM24's
+//!   \[20\]) and serves as the baseline/alternative geometry for that block.
 
 use crate::error::{invalid, require_finite, Result};
 use crate::geometry::norm::{dual_exponent, lp_norm};
@@ -84,9 +83,9 @@ pub fn lp_mirror_map_grad_inv(y: &[f64], p: f64) -> Result<Vec<f64>> {
     lp_mirror_map_grad(y, dual_exponent(p))
 }
 
-/// The Bregman divergence of ψ = ½‖·‖_p² (BGM24 L583):
+/// The Bregman divergence of ψ = ½‖·‖_p² (V_ψ of BGM24 App. C.1):
 /// V_ψ(x, y) = ψ(x) − ψ(y) − ⟨∇ψ(y), x − y⟩ = ψ(x) + ψ(y) − ⟨∇ψ(y), x⟩ (using ⟨∇ψ(y), y⟩ = 2ψ(y)).
-/// It is ≥ ((p−1)/2)‖x − y‖_p² for p ∈ (1, 2] (strong convexity; BGM24 D-14) up to rounding.
+/// It is ≥ ((p−1)/2)‖x − y‖_p² for p ∈ (1, 2] (strong convexity, as in BGM24's §4 setup) up to rounding.
 ///
 /// # Errors
 /// As [`lp_mirror_map_grad`]; `y` naming a length mismatch.

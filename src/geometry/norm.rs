@@ -208,8 +208,8 @@ pub fn lp_norm(x: &[f64], p: f64) -> f64 {
 /// The smallest C with ‖u‖_s ≤ C‖u‖_p for every u ∈ ℝᵈ: C = d^{max(0, 1/s − 1/p)} (1/∞ = 0).
 ///
 /// So max_{‖u‖_p ≤ 1} ‖u‖_s = `norm_ratio(d, p, s)`, attained at a vertex ±e_i when s ≥ p and at
-/// (±1, …, ±1)·d^{−1/p} when s < p. BGM24 uses it as ‖u‖₂ ≤ d^{1/2−1/p*}‖u‖_{p*} (L630) and
-/// ‖u‖_{p*} ≤ d^{1/p*}‖u‖_∞ (L634). Exponents are assumed valid.
+/// (±1, …, ±1)·d^{−1/p} when s < p. The proof of BGM24 Thm 4 uses it as ‖u‖₂ ≤ d^{1/2−1/p*}‖u‖_{p*}
+/// and ‖u‖_{p*} ≤ d^{1/p*}‖u‖_∞. Exponents are assumed valid.
 pub fn norm_ratio(d: usize, p: f64, s: f64) -> f64 {
     let e = (1.0 / s - 1.0 / p).max(0.0);
     if e == 0.0 {

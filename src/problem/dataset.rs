@@ -1,4 +1,5 @@
-//! Datasets S = (x_1, …, x_n) and the replace-one neighbouring relation (BGM23 L104, L120).
+//! Datasets S = (x_1, …, x_n) and the replace-one neighbouring relation (BGM23 Definition 1 and
+//! §2, "Differential Privacy": datasets differing in one point).
 
 use crate::error::{invalid, Result};
 use serde::{Deserialize, Serialize};
@@ -48,7 +49,7 @@ impl Dataset {
         self.points.first().map_or(0, |x| x.len())
     }
 
-    /// The neighbour S′ = S with x_i replaced by `x_new` (replace-one adjacency, BGM23 L120).
+    /// The neighbour S′ = S with x_i replaced by `x_new` (replace-one adjacency, BGM23 §2).
     pub fn replace_one(&self, i: usize, x_new: &[f64]) -> Result<Dataset> {
         if i >= self.len() {
             return Err(invalid(

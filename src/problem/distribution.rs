@@ -436,7 +436,7 @@ impl FiniteDist {
     /// Draw S ~ Dⁿ by inverse CDF, one uniform per point, returning the atom indices.
     ///
     /// Callers pass n uniforms in [0, 1) from the reference randomness (`crate::rng::Stream`'s
-    /// `uniform()`, DESIGN "Randomness"). The rule, portable to any IEEE-754 implementation:
+    /// `uniform()`, see `fixtures/RANDOMNESS.md`). The rule, portable to any IEEE-754 implementation:
     /// with f64 cumulative sums C_j = fl(C_{j−1} + p_j) (C_{−1} = 0, atom index order), point i
     /// is the least j with uᵢ < C_j; if there is none (uᵢ ≥ C_{k−1}, possible only when the
     /// rounded sum is below 1), it is the last atom of positive weight. Atoms of weight 0 are

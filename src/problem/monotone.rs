@@ -126,7 +126,7 @@ impl MonotoneOp for AffineOp {
 }
 
 /// The saddle operator g = [∇_w f, −∇_θ f] of a [`SaddleFn`] as a monotone operator on W×Θ
-/// (BGM23 L100). Its VI gap is not closed form in general (`Unsupported`); the saddle gap Ĝap
+/// (BGM23 §2, "Saddle Operator"). Its VI gap is not closed form in general (`Unsupported`); the saddle gap Ĝap
 /// bounds it from above.
 pub struct SaddleOperator<'a> {
     f: &'a dyn SaddleFn,

@@ -1,4 +1,4 @@
-//! The saddle function abstraction (BGM23 §2 "Preliminaries", L79–L100).
+//! The saddle function abstraction (BGM23 §2, "Preliminaries").
 //!
 //! A [`SaddleFn`] is a loss f(w, θ; x), convex in w ∈ W and concave in θ ∈ Θ. Every objective the
 //! papers evaluate is a weighted data mixture plus anchored quadratic terms:
@@ -12,7 +12,7 @@
 //! **Norm convention (stated once for the crate).** A regularizer term is written c‖·‖² with *no*
 //! factor ½. A sum of terms with total coefficient C = Σ c_k makes the objective 2C-strongly
 //! convex–strongly concave in the convention ψ(a) ≥ ψ(b) + ⟨∇ψ(b), a − b⟩ + (μ/2)‖a − b‖²
-//! (BGM23 I-6/I-7 in the inventory). So BGM23 eq. (4), (λ/2)‖w − ŵ‖² − (λ/2)‖θ − θ̂‖², is one term
+//! (errata E-BGM23-6, E-BGM23-7: BGM23 never defines it). So BGM23 eq. (4), (λ/2)‖w − ŵ‖² − (λ/2)‖θ − θ̂‖², is one term
 //! with c = λ/2 and modulus μ = λ; Algorithm 1's 2^{k+1}λ‖·‖² terms have c = 2^{k+1}λ.
 
 use crate::error::{invalid, Result};
@@ -31,7 +31,7 @@ pub struct Mixture {
 }
 
 impl Mixture {
-    /// F_S: each point of S with weight 1/n (BGM23 L81).
+    /// F_S: each point of S with weight 1/n (BGM23 §2).
     pub fn empirical(s: &Dataset) -> Mixture {
         let n = s.len() as f64;
         Mixture {
@@ -241,7 +241,7 @@ pub struct Objective {
 }
 
 impl Objective {
-    /// F_S (BGM23 L81).
+    /// F_S (BGM23 §2).
     pub fn empirical(s: &Dataset) -> Objective {
         Objective {
             data: Mixture::empirical(s),
@@ -249,7 +249,7 @@ impl Objective {
         }
     }
 
-    /// F_D for a finite-support D (BGM23 L81).
+    /// F_D for a finite-support D (BGM23 §2, eq. (1)).
     pub fn population(d: &FiniteDist) -> Objective {
         Objective {
             data: Mixture::population(d),
@@ -264,7 +264,7 @@ impl Objective {
     }
 }
 
-/// Declared constants of a loss over a data support (BGM23 L83–L86).
+/// Declared constants of a loss over a data support (BGM23 §2: Lipschitzness, smoothness).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Constants {
     /// L: a valid upper bound on the joint Lipschitz constant of f(·,·;x) on W×Θ, max over the
@@ -277,11 +277,11 @@ pub struct Constants {
 }
 
 /// The receiver of [`SaddleFn::grad_each`]: called as `each(i, ∇_w f, ∇_θ f)` for the i-th point
-/// (the per-point gradients ∇ℓ(w, v; z_i) of KLLW22 Algorithm 1's full-batch gradient, L137).
+/// (the per-point gradients ∇ℓ(w, v; z_i) of KLLW22 Algorithm 1's full-batch gradient).
 pub type GradSink<'a> = dyn FnMut(usize, &[f64], &[f64]) + 'a;
 
 /// A convex–concave loss f(w, θ; x) on W×Θ with closed-form best responses
-/// (DESIGN "Core abstractions"; BGM23 §2).
+/// (BGM23 §2).
 ///
 /// Best responses take a weighted set of points of the *other* block, because the weak gap
 /// (BGM23 eq. (3)) needs argmax_θ Σ_k ρ_k F(w_k, θ); the gap function is the case of one point.
@@ -306,7 +306,7 @@ pub trait SaddleFn: Sync {
     /// The per-point gradients (∇_w f, ∇_θ f)(w, θ; x_i) for every point of `xs`, handed to
     /// `each(i, ∇_w f, ∇_θ f)` in index order. Each must equal [`SaddleFn::grad`] at x_i; a family
     /// may share the work that does not depend on x (the default calls `grad` per point). Used by
-    /// the per-point full-batch gradient of KLLW22 Algorithm 1 (L137, ∇L_S = (1/n)Σ_i ∇ℓ(·;z_i)).
+    /// the per-point full-batch gradient of KLLW22 Algorithm 1 (∇L_S = (1/n)Σ_i ∇ℓ(·;z_i)).
     /// Call it through [`crate::oracle::Oracle`] so that every point is counted.
     fn grad_each(&self, w: &[f64], theta: &[f64], xs: &[Vec<f64>], each: &mut GradSink<'_>) {
         for (i, x) in xs.iter().enumerate() {

@@ -152,7 +152,7 @@ impl ProblemSpec {
         })
     }
 
-    /// The LIN-box instance (inventory §8.3) as a spec.
+    /// The LIN-box instance ([`crate::instances::lin_box`]) as a spec.
     pub fn lin_box(c: f64) -> ProblemSpec {
         ProblemSpec::QuadBilinear {
             domain_w: Domain::Box {

@@ -1,7 +1,7 @@
-//! Certified saddle-point solvers (DESIGN "Numerics": stop on a certificate, never on an iteration
-//! count alone, and return the certificate).
+//! Certified saddle-point solvers: they stop on a certificate, never on an iteration count alone,
+//! and return the certificate.
 //!
-//! The certificate is the gap function of the objective at the returned point (BGM23 L92),
+//! The certificate is the gap function of the objective at the returned point (BGM23 §2, "Gap functions"),
 //! computed from the family's closed-form best responses. When the objective is μ-SC/SC (μ = the
 //! regularizer's modulus), BGM23 Lemma 3 turns it into a distance bound
 //! ‖z − z*‖ ≤ √(2·Ĝap/μ).

@@ -17,7 +17,7 @@ use std::cmp::Ordering;
 use std::collections::BTreeSet;
 use std::time::Instant;
 
-/// Fixed-seed proptest configuration (DESIGN "What a check must be": stable runs).
+/// Fixed-seed proptest configuration: a check gives the same verdict on every run.
 fn cfg(cases: u32) -> ProptestConfig {
     ProptestConfig {
         cases,

@@ -598,7 +598,7 @@ fn matrix_constructors_and_products() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Mirror maps (BGM24 Fact 2, eq. (7), L583) and the entropic prox
+// Mirror maps (BGM24 Fact 2, eq. (7), V_ψ of App. C.1) and the entropic prox
 
 proptest! {
     #![proptest_config(config(512))]

@@ -1,4 +1,4 @@
-//! Tests of the reference randomness (`src/rng.rs`, DESIGN "Randomness (reference tier)").
+//! Tests of the reference randomness (`src/rng.rs`; recipe in `fixtures/RANDOMNESS.md`).
 //!
 //! 1. An independent ChaCha20 block function (written here from the algorithm description, not
 //!    using `rand_chacha`) pins down how `rand_chacha` maps key, stream number and block counter

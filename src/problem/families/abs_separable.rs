@@ -1,5 +1,4 @@
-//! A non-smooth Lipschitz family with closed-form best responses (DESIGN "Core abstractions",
-//! the non-smooth family used for BGM23 Thm 21 and the other non-smooth results).
+//! A non-smooth Lipschitz family with closed-form best responses (the non-smooth family used for BGM23 Thm 21 and the other non-smooth results).
 //!
 //! f(w, θ; x) = Σ_i ( |w_i − u_i| − |θ_i − v_i| + κ_i w_i θ_i ),  x = [u; v] ∈ ℝ^{2d},
 //! on boxes W, Θ ⊂ ℝ^d. It is convex in w and concave in θ for every κ. Every objective the crate

@@ -1,5 +1,5 @@
-//! The instance on which BGM23 Fact 1's constant √2 is nearly attained (derived in the BGM23
-//! inventory §5.3; not in the paper). Data-free:
+//! The instance on which BGM23 Fact 1's constant √2 is nearly attained (derived for this crate,
+//! not in the paper; the derivation follows). Data-free:
 //!
 //! f(w, θ) = θ·φ(w),  φ(w) = −cos w for w ≤ π/2 and w − π/2 beyond,
 //! W = [−π/2, π/2 + ε], Θ = [0, 1].

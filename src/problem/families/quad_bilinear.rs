@@ -1,6 +1,6 @@
 //! Losses affine in the data with an isotropic quadratic and a bilinear coupling
-//! (DESIGN "Families where every quantity is exact"; BGM23 inventory §8.3 LIN-box / LIN-ball;
-//! BGM23 Prop 13's f = wθ is the case A = B = 0, C = 1).
+//! (a family where every quantity is exact; the LIN-box and LIN-ball instances of
+//! [`crate::instances`]; BGM23 Prop 13's f = wθ is the case A = B = 0, C = 1).
 //!
 //! f(w, θ; x) = ⟨A x, w⟩ − ⟨B x, θ⟩ + wᵀCθ + (α/2)‖w‖² − (γ/2)‖θ‖²,   α, γ ≥ 0.
 //!
@@ -147,7 +147,7 @@ impl QuadBilinear {
         .expect("the Prop 13 instance is valid")
     }
 
-    /// The inventory's LIN-box workhorse: W = [−3/10, 3/10], Θ = [−2/5, 2/5] (diameter exactly 1),
+    /// The LIN-box workhorse of the checks: W = [−3/10, 3/10], Θ = [−2/5, 2/5] (diameter exactly 1),
     /// f = a·w − b·θ + c·wθ with x = (a, b).
     pub fn lin_box(c: f64) -> Result<Self> {
         Self::data_affine(
