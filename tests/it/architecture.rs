@@ -269,8 +269,8 @@ fn line_citations(text: &str) -> Vec<String> {
 }
 
 /// Errata-style IDs in `text`: `E-KEY-n` (resolved against errata.md) and the inventory-style
-/// `X-n` with a single capital X (`I-23`, `P-3`, `A-6`: IDs of notes that are not in the
-/// repository). Returned as (id, is_errata_id).
+/// `X-n` with a single capital X (an inventory item, a privacy-review item or an algorithm
+/// note: IDs of notes that are not in the repository). Returned as (id, is_errata_id).
 fn ids(text: &str) -> Vec<(String, bool)> {
     let c: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
@@ -280,7 +280,7 @@ fn ids(text: &str) -> Vec<(String, bool)> {
             continue;
         }
         if c[i] == 'E' {
-            // E-KEY-n, n possibly with a letter prefix (E-BG23-P3, E-BGM23-X1).
+            // E-KEY-n, n possibly with a letter prefix (E-BG23-P3 for the privacy review's items).
             let key: String = c[i + 2..]
                 .iter()
                 .take_while(|d| d.is_ascii_uppercase() || d.is_ascii_digit())
