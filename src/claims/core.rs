@@ -19,8 +19,9 @@ pub fn claims() -> Vec<Claim> {
             paper: "BGM23",
             item: "§2, gap function (zero exactly at saddle points)",
             statement: "Ĝap(w̄, θ̄) ≥ 0 on W×Θ, and Ĝap = 0 exactly at a saddle point: it is within the \
-                        solver's certificate at the certified saddle point and strictly positive at \
-                        every sampled point away from it (SC/SC instances).",
+                        solver's certificate at the certified saddle point (the solver's stopping rule, \
+                        reported as an identity) and at least (μ/2)(‖z − z*‖ − dist)² > 0 at every \
+                        sampled point away from it (SC/SC instances).",
             kind: Kind::Exact,
             code: "gap::gap_function, solve::saddle_point",
             check: check_gap_zero_iff_saddle,
@@ -64,6 +65,7 @@ fn check_gap_zero_iff_saddle(b: Budget) -> Result<Evidence> {
     let mut strict = BoundCheck::new(1e-9, 1e-12);
     let mut ctrl = BoundCheck::new(0.0, 1e-12);
     let mut at_saddle = 0.0f64;
+    let mut at_saddle_tol = 0.0f64;
     for (k, (inst, reg)) in reg_instances().into_iter().enumerate() {
         let f = inst.f.as_ref();
         let obj = Objective::population(&inst.dist).with_reg(reg.clone());
@@ -72,11 +74,9 @@ fn check_gap_zero_iff_saddle(b: Budget) -> Result<Evidence> {
         let g0 = gap_function(f, &obj, &cert.w, &cert.theta)?.gap;
         at_saddle = at_saddle.max(g0.abs());
         main.observe(-g0, 0.0, format!("{} at z*", inst.name));
-        main.observe(
-            g0,
-            cert.tolerance,
-            format!("{} Ĝap(z*) ≤ certificate tolerance", inst.name),
-        );
+        // Ĝap(z*) ≤ the certificate's tolerance is the solver's stopping rule (an identity, not a
+        // check): reported in the details, never counted.
+        at_saddle_tol = at_saddle_tol.max(cert.tolerance);
         // Negative control at z*: wrong best responses (unregularized objective's).
         let tb = f.best_theta(&[(1.0, cert.w.clone())], &plain)?;
         let wb = f.best_w(&[(1.0, cert.theta.clone())], &plain)?;
@@ -117,7 +117,7 @@ fn check_gap_zero_iff_saddle(b: Budget) -> Result<Evidence> {
     ev.pass = pass;
     ev.instances = main.instances;
     Ok(ev
-        .note(format!("max |Ĝap(z*)| at certified saddle points: {at_saddle:e}"))
+        .note(format!("identity, not a check: max |Ĝap(z*)| at certified saddle points {at_saddle:e} ≤ the solver's certificate tolerance {at_saddle_tol:e} (its stopping rule)"))
         .note(format!("sign checks: {} instances, {} violations", main.instances, main.violations))
         .note("worst ratio is (μ/2)‖z − z*‖² / Ĝap(z) over sampled z (≤ 1 means Ĝap > 0 away from z*)"))
 }

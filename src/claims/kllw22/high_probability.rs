@@ -13,7 +13,9 @@
 //! the event that every noise norm is ≤ σ√p·p_ζ, and is asserted on every run in that event.
 
 use crate::algorithms::dp_gda::{Averaging, DpGda, DpGdaRun};
-use crate::claims::kllw22::stability::{hp_allowed_failures, max_noise_norm};
+use crate::claims::kllw22::stability::{
+    binomial_upper_tail, hp_allowed_failures, max_noise_norm, HP_LEVEL,
+};
 use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
 use crate::error::Result;
 use crate::gap::gap_function;
@@ -153,7 +155,7 @@ fn check_hp(b: Budget) -> Result<Evidence> {
     let mut st = Stream::new(29, "claims/kllw22.lemma2_remark3_hp");
     let runs = if b == Budget::Full { 400 } else { 40 };
     let (t, zeta) = (20usize, 0.1);
-    let allowed = |m: usize| hp_allowed_failures(m, zeta);
+    let allowed = |m: usize| hp_allowed_failures(m, zeta) as f64;
     let mut notes = vec![];
     let configs = [
         Config {
@@ -224,6 +226,14 @@ fn check_hp(b: Budget) -> Result<Evidence> {
             tally.runs
         ));
     }
+    let k = hp_allowed_failures(runs, zeta);
+    notes.push(format!(
+        "acceptance rule: N = {runs} runs per configuration, at most {k} failures (the smallest k with P(Bin(N, ζ) > k) ≤ {:.3}); a statement failing with probability exactly ζ = {zeta} is rejected with probability {:.2e}, so the level is {:.4}% ≥ {}%",
+        1.0 - HP_LEVEL,
+        binomial_upper_tail(runs, zeta, k),
+        100.0 * (1.0 - binomial_upper_tail(runs, zeta, k)),
+        100.0 * HP_LEVEL
+    ));
     let mut ev = Evidence::from_checks(
         &main,
         Some((
