@@ -551,6 +551,26 @@ fn check_thm3(b: Budget) -> Result<Evidence> {
     } in evaluated(b)?
     {
         let inf_r = e.inf_r()?;
+        // The shift is minimal, checked by brute force for d = 1 (independent of `loss_range`):
+        // on a 401 × 401 grid of W × V the smallest shifted loss lies in [0, G·2r√2/400].
+        if e.f.dim_w() == 1 {
+            let r = s.loss.radius;
+            let grid = |k: usize| -r + 2.0 * r * k as f64 / 400.0;
+            let mut lo = f64::INFINITY;
+            for x in &e.dist.atoms {
+                for i in 0..=400 {
+                    for j in 0..=400 {
+                        lo = lo.min(e.f.value(&[grid(i)], &[grid(j)], x) + e.shift);
+                    }
+                }
+            }
+            let slack = e.g * 2.0 * r * SQRT_2 / 400.0;
+            main.observe_exact(
+                (-1e-12..=slack).contains(&lo),
+                None,
+                format!("{}: minimal shift, grid min of ℓ + m = {lo:.2e} ∈ [0, {slack:.1e}]", s.label),
+            );
+        }
         for &iota in &IOTAS {
             let gb = e.bound(iota, ZETA);
             gb.validate()?;
@@ -615,6 +635,17 @@ fn check_thm3(b: Budget) -> Result<Evidence> {
                     gb.thm3a(Reading::Corrected) / e.m_loss
                 ));
                 worst_all = worst_all.max(worst.iter().cloned().fold(f64::MIN, f64::max));
+                // The minimal shift is what makes these settings informative: (a)–(c) must have a
+                // positive left side on some dataset (a shift larger than −min ℓ removes it).
+                if s.label.contains("left sides positive") {
+                    for (i, part) in ["a", "b", "c"].iter().enumerate() {
+                        main.observe_exact(
+                            pos(i) > 0.0,
+                            None,
+                            format!("{}: ({part}) has a positive left side on some dataset", s.label),
+                        );
+                    }
+                }
                 notes.push(format!(
                     "{}: γ = {:.3e} (4G/(nρ) = {:.3e}), M_ℓ = {:.2}, worst LHS/RHS (a) {:.2e}, (b) {:.2e}, (c) {:.2e}, (d) {:.2e}; RHS(a) safe = {:.3e}",
                     s.label,

@@ -948,3 +948,35 @@ fn replay_or_none(sigma: f64, z: &[Vec<f64>; 4]) -> NoiseSource {
         NoiseSource::sample(0)
     }
 }
+
+#[cfg(test)]
+mod hp_rule_tests {
+    use super::*;
+
+    /// The rule's k is the smallest with P(Bin(N, ζ) > k) ≤ 0.001, checked against tail sums
+    /// computed from binomial coefficients: N = 40, ζ = 0.1 gives k = 11 (P(X > 11) = 3.8e-4,
+    /// P(X > 10) = 1.5e-3); the normal approximation it replaces allowed 9 (level 99.49%).
+    #[test]
+    fn exact_binomial_rule() {
+        let tail = |m: u64, z: f64, k: u64| -> f64 {
+            let mut c = 1f64;
+            let mut t = 0.0;
+            for j in 0..=m {
+                if j > 0 {
+                    c = c * (m - j + 1) as f64 / j as f64;
+                }
+                if j > k {
+                    t += c * z.powi(j as i32) * (1.0 - z).powi((m - j) as i32);
+                }
+            }
+            t
+        };
+        for (m, z) in [(20usize, 0.1), (40, 0.1), (100, 0.1), (400, 0.1), (30, 0.05)] {
+            let k = hp_allowed_failures(m, z);
+            assert!(tail(m as u64, z, k as u64) <= 1e-3, "m = {m}: level");
+            assert!(tail(m as u64, z, k as u64 - 1) > 1e-3, "m = {m}: not minimal");
+            assert!((binomial_upper_tail(m, z, k) - tail(m as u64, z, k as u64)).abs() < 1e-12);
+        }
+        assert_eq!(hp_allowed_failures(40, 0.1), 11);
+    }
+}
