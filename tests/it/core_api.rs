@@ -548,7 +548,10 @@ fn convex_concave_solver_certifies_by_gap() {
         "Ĝap {g} vs |w| + |θ| = {}",
         w.abs() + t.abs()
     );
-    assert!(w.abs() + t.abs() <= 1e-11, "not the saddle point (0, 0): {cert:?}");
+    assert!(
+        w.abs() + t.abs() <= 1e-11,
+        "not the saddle point (0, 0): {cert:?}"
+    );
     // A starting point must not matter for the certificate.
     let c = Matrix::from_rows(vec![vec![1.0, 0.2], vec![-0.3, 0.8]]).unwrap();
     let f = QuadBilinear::data_affine(
@@ -583,13 +586,19 @@ fn convex_concave_solver_certifies_by_gap() {
         + (a_ct[0].powi(2) + a_ct[1].powi(2)).sqrt()
         + 0.3 * t[0]
         + 0.05 * t[1];
-    assert!(hand_gap <= 1e-9, "hand gap at the certified point {hand_gap}: {cert:?}");
+    assert!(
+        hand_gap <= 1e-9,
+        "hand gap at the certified point {hand_gap}: {cert:?}"
+    );
     let dist = ((w[0] - w_star[0]).powi(2)
         + (w[1] - w_star[1]).powi(2)
         + (t[0] - t_star[0]).powi(2)
         + (t[1] - t_star[1]).powi(2))
     .sqrt();
-    assert!(dist <= 1e-8, "distance to the hand saddle point {dist}: {cert:?}");
+    assert!(
+        dist <= 1e-8,
+        "distance to the hand saddle point {dist}: {cert:?}"
+    );
     // An iteration cap too small is an error, never a silent uncertified answer.
     let opts = SolveOptions {
         max_iters: 3,

@@ -103,7 +103,13 @@ pub fn loss_range(
             ))
         }
     };
-    let slack = |lip: f64| if d == 1 { 0.0 } else { lip * r * std::f64::consts::PI / LOSS_RANGE_GRID as f64 };
+    let slack = |lip: f64| {
+        if d == 1 {
+            0.0
+        } else {
+            lip * r * std::f64::consts::PI / LOSS_RANGE_GRID as f64
+        }
+    };
     let mut lo = f64::INFINITY;
     let mut hi = f64::NEG_INFINITY;
     for s in &sphere {
@@ -568,7 +574,10 @@ fn check_thm3(b: Budget) -> Result<Evidence> {
             main.observe_exact(
                 (-1e-12..=slack).contains(&lo),
                 None,
-                format!("{}: minimal shift, grid min of ℓ + m = {lo:.2e} ∈ [0, {slack:.1e}]", s.label),
+                format!(
+                    "{}: minimal shift, grid min of ℓ + m = {lo:.2e} ∈ [0, {slack:.1e}]",
+                    s.label
+                ),
             );
         }
         for &iota in &IOTAS {
@@ -619,8 +628,7 @@ fn check_thm3(b: Budget) -> Result<Evidence> {
                                 v.r_pop - v.r_emp / (1.0 - iota),
                                 v.r_pop - (1.0 + iota) / (1.0 - iota) * inf_r,
                                 v.gap_pop,
-                            ][i]
-                                > 0.0
+                            ][i] > 0.0
                         })
                         .map(|(_, p)| p)
                         .sum()
@@ -642,7 +650,10 @@ fn check_thm3(b: Budget) -> Result<Evidence> {
                         main.observe_exact(
                             pos(i) > 0.0,
                             None,
-                            format!("{}: ({part}) has a positive left side on some dataset", s.label),
+                            format!(
+                                "{}: ({part}) has a positive left side on some dataset",
+                                s.label
+                            ),
                         );
                     }
                 }

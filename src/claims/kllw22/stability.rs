@@ -229,14 +229,17 @@ fn check_def3(b: Budget) -> Result<Evidence> {
         vec![0.2, 0.8, -0.7, 0.1],
     ];
     let s = Dataset::new(pts)?;
-    let run = |s: &Dataset| -> Result<Vec<f64>> {
-        Ok(alg.run(&f, s, &mut NoiseSource::sample(5))?.z())
-    };
+    let run =
+        |s: &Dataset| -> Result<Vec<f64>> { Ok(alg.run(&f, s, &mut NoiseSource::sample(5))?.z()) };
     let z0 = run(&s)?;
     // One block: replace point 0 by one with another a, the same b.
     let dz = linalg::sub(&z0, &run(&s.replace_one(0, &[1.4, 0.2, 0.2, 0.5])?)?);
     let (nw, nv) = block_norms(2, &dz);
-    main.observe(linalg::norm2(&dz), nw + nv, "one block moves (DP-GDA, Δb = 0): joint ≤ γ");
+    main.observe(
+        linalg::norm2(&dz),
+        nw + nv,
+        "one block moves (DP-GDA, Δb = 0): joint ≤ γ",
+    );
     let one_block = (nw + nv) / linalg::norm2(&dz);
     // Equal blocks: Δa = Δb = (0.5, −0.4) on point 0.
     let dz = linalg::sub(&z0, &run(&s.replace_one(0, &[0.9, -0.7, 0.7, 0.1])?)?);
@@ -570,7 +573,11 @@ fn check_def2(b: Budget) -> Result<Evidence> {
         });
     }
     let (dw, ds) = (weak_gap(&f, &pop, &outs)?, strong_gap(&f, &pop, &outs)?);
-    main.observe(ds, dw, "constant A (DP-GDA, T = 1, printed average): E Δ^s ≤ Δ^w");
+    main.observe(
+        ds,
+        dw,
+        "constant A (DP-GDA, T = 1, printed average): E Δ^s ≤ Δ^w",
+    );
     let mut ev = Evidence::from_checks(&main, Some(("R(w) − min R ≤ Δ^s/2", &ctrl)))
         .with_tight(ds / dw, 1e-12);
     for s in details {
@@ -853,7 +860,12 @@ fn two_steps_by_hand(
         out.push(w.clone());
         out.push(v.clone());
     }
-    [out[0].clone(), out[1].clone(), out[2].clone(), out[3].clone()]
+    [
+        out[0].clone(),
+        out[1].clone(),
+        out[2].clone(),
+        out[3].clone(),
+    ]
 }
 
 /// The recorded tape of a two-step DP-GDA run: the draws of Algorithm 1's labelled noise
@@ -894,7 +906,12 @@ pub(super) fn pin_two_steps() -> Result<(f64, f64)> {
     let abar = [(pts[0][0] + pts[1][0]) / 2.0, (pts[0][1] + pts[1][1]) / 2.0];
     let bbar = [(pts[0][2] + pts[1][2]) / 2.0, (pts[0][3] + pts[1][3]) / 2.0];
     let (mut dev, mut wrong) = (0.0f64, f64::INFINITY);
-    for (r, rho, sigma) in [(10.0, 0.8, 0.0), (10.0, 0.8, 0.5), (0.3, 0.8, 0.5), (0.3, 2.0, 1.5)] {
+    for (r, rho, sigma) in [
+        (10.0, 0.8, 0.0),
+        (10.0, 0.8, 0.5),
+        (0.3, 0.8, 0.5),
+        (0.3, 2.0, 1.5),
+    ] {
         let f = instance(2, r, rho, c.clone())?;
         let hand = two_steps_by_hand(&c, rho, r, &abar, &bbar, sigma, &z, |t| {
             1.0 / (rho * t as f64)
@@ -917,10 +934,11 @@ pub(super) fn pin_two_steps() -> Result<(f64, f64)> {
         ];
         // The printed average (w_1 + w_2)/2 = w_2/2 and the alternative (w_2 + w_3)/2.
         let lit = alg.run(&f, &s, &mut replay_or_none(sigma, &z))?;
-        let prod = alg
-            .clone()
-            .with_averaging(Averaging::Produced)
-            .run(&f, &s, &mut replay_or_none(sigma, &z))?;
+        let prod = alg.clone().with_averaging(Averaging::Produced).run(
+            &f,
+            &s,
+            &mut replay_or_none(sigma, &z),
+        )?;
         let want_lit = linalg::scale(0.5, &linalg::concat(&hand[0], &hand[1]));
         let want_prod = linalg::scale(
             0.5,
@@ -971,10 +989,19 @@ mod hp_rule_tests {
             }
             t
         };
-        for (m, z) in [(20usize, 0.1), (40, 0.1), (100, 0.1), (400, 0.1), (30, 0.05)] {
+        for (m, z) in [
+            (20usize, 0.1),
+            (40, 0.1),
+            (100, 0.1),
+            (400, 0.1),
+            (30, 0.05),
+        ] {
             let k = hp_allowed_failures(m, z);
             assert!(tail(m as u64, z, k as u64) <= 1e-3, "m = {m}: level");
-            assert!(tail(m as u64, z, k as u64 - 1) > 1e-3, "m = {m}: not minimal");
+            assert!(
+                tail(m as u64, z, k as u64 - 1) > 1e-3,
+                "m = {m}: not minimal"
+            );
             assert!((binomial_upper_tail(m, z, k) - tail(m as u64, z, k as u64)).abs() < 1e-12);
         }
         assert_eq!(hp_allowed_failures(40, 0.1), 11);
