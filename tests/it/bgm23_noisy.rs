@@ -444,10 +444,19 @@ fn noisy_sgda_first_two_iterates_closed_form_from_tape() {
         hand.push(z);
     }
     let tol = 1e-15;
-    assert!((out.w[0] - (hand[0].0 + hand[1].0) / 2.0).abs() <= tol, "w̄ {} vs {:?}", out.w[0], hand);
+    assert!(
+        (out.w[0] - (hand[0].0 + hand[1].0) / 2.0).abs() <= tol,
+        "w̄ {} vs {:?}",
+        out.w[0],
+        hand
+    );
     assert!((out.theta[0] - (hand[0].1 + hand[1].1) / 2.0).abs() <= tol);
     let last = diag.sgda.last_iterate.as_ref().expect("z_T");
-    assert!((last[0] - hand[2].0).abs() <= tol && (last[1] - hand[2].1).abs() <= tol, "z_2 {last:?} vs {:?}", hand[2]);
+    assert!(
+        (last[0] - hand[2].0).abs() <= tol && (last[1] - hand[2].1).abs() <= tol,
+        "z_2 {last:?} vs {:?}",
+        hand[2]
+    );
     // The step and the noise both show: z_1 is interior and σξ moves it by more than the tolerance.
     assert!(hand[1].0.abs() < 0.3 && hand[1].1.abs() < 0.4);
     assert!((diag.sigma - sigma).abs() <= 1e-15 * sigma && (diag.eta - eta).abs() <= 1e-15 * eta);

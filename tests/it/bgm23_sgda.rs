@@ -201,7 +201,15 @@ fn tape_normals(tape: &dpsaddle::rng::Tape, label: &str) -> Vec<f64> {
 fn sgda_first_two_iterates_closed_form_from_tape() {
     let (f, s) = lin_box_s();
     let (c, eta, sigma, m) = (0.5, 0.1, 0.3, 2usize);
-    let a = Sgda::new(0.1, 2, vec![0.2], vec![-0.1], Batch::WithReplacement(m), sigma).unwrap();
+    let a = Sgda::new(
+        0.1,
+        2,
+        vec![0.2],
+        vec![-0.1],
+        Batch::WithReplacement(m),
+        sigma,
+    )
+    .unwrap();
     let obj = Objective::empirical(&s);
     let mut rec = NoiseSource::recording(11);
     let tr = a.run_traced(&f, &obj, &mut rec).unwrap();
@@ -228,7 +236,12 @@ fn sgda_first_two_iterates_closed_form_from_tape() {
     }
     for (t, (h, got)) in hand.iter().zip(&tr.iterates).enumerate() {
         for k in 0..2 {
-            assert!((h[k] - got[k]).abs() <= 1e-15, "z_{t}[{k}]: hand {} vs run {}", h[k], got[k]);
+            assert!(
+                (h[k] - got[k]).abs() <= 1e-15,
+                "z_{t}[{k}]: hand {} vs run {}",
+                h[k],
+                got[k]
+            );
         }
     }
     // The output averages z_0 and z_1 (not z_2).

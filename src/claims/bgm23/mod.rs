@@ -231,7 +231,11 @@ fn check_lemma2(b: Budget) -> Result<Evidence> {
     let tight_bound = tight_alg.stability_bound(1.0, 5);
     let tight_dev = (rep.delta - fq(&d2).sqrt()).abs();
     let tight_ratio = rep.delta / tight_bound;
-    ctrl.observe(rep.delta, tight_bound / 2.0, "tight instance (production Δ)");
+    ctrl.observe(
+        rep.delta,
+        tight_bound / 2.0,
+        "tight instance (production Δ)",
+    );
     // Pin: RegularizedSaddlePoint's output against eq. (4)'s exact saddle point on every count
     // vector. Control: the same comparison for a regularizer with coefficient λ in place of λ/2
     // (i.e. the algorithm run with 2λ), which must be caught.
@@ -263,13 +267,20 @@ fn check_lemma2(b: Budget) -> Result<Evidence> {
     }
     let mut ev = Evidence::from_checks(&main, Some(("λ overstated ×2 (bound L/(λn))", &ctrl)));
     let pin_caught = !pin_ctrl.pass();
-    ev.pass = main.pass() && float.pass() && pin.pass() && exact_tight && tight_dev <= PIN_TOL && pin_caught;
+    ev.pass = main.pass()
+        && float.pass()
+        && pin.pass()
+        && exact_tight
+        && tight_dev <= PIN_TOL
+        && pin_caught;
     ev.instances = main.instances + float.instances + pin.instances + 1;
     if let Some(v) = &pin.first_violation {
         ev = ev.note(format!("production pin violation: {v}"));
     }
     if !pin_caught {
-        ev = ev.note("production-pin control NOT caught: the wrong-coefficient regularizer matched eq. (4)");
+        ev = ev.note(
+            "production-pin control NOT caught: the wrong-coefficient regularizer matched eq. (4)",
+        );
     }
     Ok(ev
         .with_tight(tight_ratio, 10.0 * PIN_TOL)
@@ -324,7 +335,12 @@ fn lemma2_pin(
     let nmax = if b == Budget::Full { 6 } else { 3 };
     let mut pin = BoundCheck::new(0.0, 0.0);
     let mut ctrl = BoundCheck::new(0.0, 0.0);
-    let lambdas = [(r(1, 4), 0.25), (r(1, 2), 0.5), (r(1, 1), 1.0), (r(2, 1), 2.0)];
+    let lambdas = [
+        (r(1, 4), 0.25),
+        (r(1, 2), 0.5),
+        (r(1, 1), 1.0),
+        (r(2, 1), 2.0),
+    ];
     let anchors = [
         (r(0, 1), r(0, 1), 0.0, 0.0),
         (r(1, 10), r(-1, 5), 0.1, -0.2),
@@ -519,8 +535,16 @@ fn check_def1(b: Budget) -> Result<Evidence> {
                 let (dw, dt) = (a.w[0] - c.w[0], a.theta[0] - c.theta[0]);
                 by_hand = by_hand.max((dw * dw + dt * dt).sqrt());
             }
-            per_dataset.observe(by_crate, by_hand, format!("{name}, n = {n}: S = (x₁)ⁿ, crate ≤ hand"));
-            per_dataset.observe(by_hand, by_crate, format!("{name}, n = {n}: S = (x₁)ⁿ, hand ≤ crate"));
+            per_dataset.observe(
+                by_crate,
+                by_hand,
+                format!("{name}, n = {n}: S = (x₁)ⁿ, crate ≤ hand"),
+            );
+            per_dataset.observe(
+                by_hand,
+                by_crate,
+                format!("{name}, n = {n}: S = (x₁)ⁿ, hand ≤ crate"),
+            );
         }
         // Coupled seeds: the noise cancels and projection is non-expansive, so output
         // perturbation's Δ is at most the base algorithm's. Control: independent seeds for S and

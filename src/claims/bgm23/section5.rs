@@ -323,16 +323,18 @@ pub(crate) fn enumerate_box(inst: &BoxInstance, n: usize, alg: &BoxAlg) -> Resul
     let sup_theta = [-inst.fam.rt.clone(), inst.fam.rt.clone()]
         .iter()
         .map(|tp| {
-            rows.iter()
-                .fold(Q::zero(), |acc, (_, rho, _, _, w, _)| acc + rho * f_d(w, tp))
+            rows.iter().fold(Q::zero(), |acc, (_, rho, _, _, w, _)| {
+                acc + rho * f_d(w, tp)
+            })
         })
         .max()
         .expect("two end points");
     let inf_w = [-inst.fam.rw.clone(), inst.fam.rw.clone()]
         .iter()
         .map(|wp| {
-            rows.iter()
-                .fold(Q::zero(), |acc, (_, rho, _, _, _, t)| acc + rho * f_d(wp, t))
+            rows.iter().fold(Q::zero(), |acc, (_, rho, _, _, _, t)| {
+                acc + rho * f_d(wp, t)
+            })
         })
         .min()
         .expect("two end points");
