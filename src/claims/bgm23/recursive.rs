@@ -264,6 +264,10 @@ fn check_lemma19(b: Budget) -> Result<Evidence> {
             identity.instances
         ))
         .note(format!(
+            "headline worst ratio {:?} at {}",
+            main.worst_ratio, main.worst_at
+        ))
+        .note(format!(
             "measured F_t/(n′Δ*_t²) (Lemma 7's step (7)): worst {f_ratio:.4}"
         ))
         .note(format!(
