@@ -716,7 +716,7 @@ fn row(c: &PaperCalibration, formula: &str, constant: &str) -> Row {
     }
 }
 
-/// Prints the table of `proofs-notes/privacy.md` (slow: run with
+/// Prints the table of `proofs-notes/privacy.md` and asserts what it prints (slow: run with
 /// `cargo test --release --test it -- --ignored --nocapture table_of_items`).
 #[test]
 #[ignore]
@@ -934,7 +934,9 @@ fn table_of_items() {
             ));
         }
         let meaning = match verdict {
-            "holds" => up <= r.claimed,
+            // certified() allows the accountant's last-ulp rounding (ε_upper = 10.000000000000002
+            // for the analytic calibration at ε = 10).
+            "holds" => up <= r.claimed * (1.0 + 1e-12),
             _ => lo > r.claimed,
         };
         if !meaning || lo > up * (1.0 + 1e-9) {
