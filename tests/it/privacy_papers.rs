@@ -940,7 +940,11 @@ fn table_of_items() {
             _ => lo > r.claimed,
         };
         if !meaning || lo > up * (1.0 + 1e-9) {
-            wrong.push(format!("row {}: bracket [{lo}, {up}] vs ε = {}", i + 1, r.claimed));
+            wrong.push(format!(
+                "row {}: bracket [{lo}, {up}] vs ε = {}",
+                i + 1,
+                r.claimed
+            ));
         }
     }
     assert!(wrong.is_empty(), "{wrong:#?}");
