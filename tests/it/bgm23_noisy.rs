@@ -385,3 +385,79 @@ fn ldp_bad_input_names_the_field() {
 fn thm22_constant_made_concrete() {
     common::run("bgm23.thm22");
 }
+
+/// One exact closed-form step of noisy SGDA (BGM23 App. C.2 with Thm 21's schedule) from a
+/// recorded tape. n = 16, ε = 10, δ = 1/10, d = 2: T = min{n/8, n²ε²/(32 d log(1/δ))} = 2, the
+/// corrected batch rule gives m = 16 (Thm 22's premise Tm² ≥ n²ε fails below m = n, so m = n),
+/// σ = √(c₀·T·L²·log(1/δ))/(nε) and η = D̂/(L√T), all written out here from the paper's
+/// formulas; z_1, z_2 from the tape by hand are compared with the output ((z_0 + z_1)/2) and the
+/// last iterate z_2. A wrong η, σ or average fails.
+#[test]
+fn noisy_sgda_first_two_iterates_closed_form_from_tape() {
+    use dpsaddle::algorithms::Diagnostics;
+    let (f, s) = lin_box_data(16);
+    let (c0, eps, delta, l, d_hat) = (2.0, 10.0, 0.1, 1.25, 0.5);
+    let alg = NoisySgda {
+        c0,
+        epsilon: eps,
+        delta,
+        batch_rule: Variant::Corrected,
+        start_w: vec![0.1],
+        start_theta: vec![0.2],
+        d_hat,
+        lipschitz: l,
+        label_prefix: String::new(),
+    };
+    let mut rec = NoiseSource::recording(5);
+    let out = alg.run(&f, &s, &mut rec).unwrap();
+    let tape = rec.into_tape().unwrap();
+    let (n, t_steps, m) = (16.0f64, 2.0f64, 16usize);
+    let sigma = (c0 * t_steps * l * l * (1.0 / delta).ln()).sqrt() / (n * eps);
+    let eta = d_hat / (l * t_steps.sqrt());
+    let Diagnostics::NoisySgda(diag) = &out.info else {
+        panic!("noisy SGDA diagnostics")
+    };
+    assert_eq!((diag.iterations, diag.m), (2, 16));
+    let c = 0.5;
+    let mut z = (0.1f64, 0.2f64);
+    let mut hand = vec![z];
+    assert_eq!(tape.len(), 4);
+    for t in 0..2 {
+        let idx: Vec<usize> = match &tape.draws[2 * t].values {
+            DrawValues::Index { values, .. } => values.iter().map(|&i| i as usize).collect(),
+            v => panic!("expected indices, got {v:?}"),
+        };
+        let xi = match &tape.draws[2 * t + 1].values {
+            DrawValues::Normal(v) => v.clone(),
+            v => panic!("expected normals, got {v:?}"),
+        };
+        assert_eq!(idx.len(), m);
+        let (mut gw, mut gt) = (0.0, 0.0);
+        for &i in &idx {
+            gw += (s.points[i][0] + c * z.1) / m as f64;
+            gt += (s.points[i][1] - c * z.0) / m as f64;
+        }
+        z = (
+            (z.0 - eta * (gw + sigma * xi[0])).clamp(-0.3, 0.3),
+            (z.1 - eta * (gt + sigma * xi[1])).clamp(-0.4, 0.4),
+        );
+        hand.push(z);
+    }
+    let tol = 1e-15;
+    assert!(
+        (out.w[0] - (hand[0].0 + hand[1].0) / 2.0).abs() <= tol,
+        "w̄ {} vs {:?}",
+        out.w[0],
+        hand
+    );
+    assert!((out.theta[0] - (hand[0].1 + hand[1].1) / 2.0).abs() <= tol);
+    let last = diag.sgda.last_iterate.as_ref().expect("z_T");
+    assert!(
+        (last[0] - hand[2].0).abs() <= tol && (last[1] - hand[2].1).abs() <= tol,
+        "z_2 {last:?} vs {:?}",
+        hand[2]
+    );
+    // The step and the noise both show: z_1 is interior and σξ moves it by more than the tolerance.
+    assert!(hand[1].0.abs() < 0.3 && hand[1].1.abs() < 0.4);
+    assert!((diag.sigma - sigma).abs() <= 1e-15 * sigma && (diag.eta - eta).abs() <= 1e-15 * eta);
+}

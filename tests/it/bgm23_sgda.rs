@@ -171,3 +171,82 @@ fn bad_input_is_an_error_not_a_panic() {
         .run_objective(&f, &obj, &mut src)
         .is_ok());
 }
+
+/// The tape's values for `label`: (indices, unscaled normals) of one draw call each.
+fn tape_indices(tape: &dpsaddle::rng::Tape, label: &str) -> Vec<usize> {
+    use dpsaddle::rng::DrawValues;
+    let d = tape.draws.iter().find(|d| d.label == label).expect(label);
+    match &d.values {
+        DrawValues::Index { values, .. } => values.iter().map(|&i| i as usize).collect(),
+        v => panic!("{label}: expected indices, got {v:?}"),
+    }
+}
+
+fn tape_normals(tape: &dpsaddle::rng::Tape, label: &str) -> Vec<f64> {
+    use dpsaddle::rng::DrawValues;
+    let d = tape.draws.iter().find(|d| d.label == label).expect(label);
+    match &d.values {
+        DrawValues::Normal(v) => v.clone(),
+        v => panic!("{label}: expected normals, got {v:?}"),
+    }
+}
+
+/// One exact closed-form step of SGDA (BGM23 App. C.1, eq. (13)) from a recorded tape: on
+/// LIN-box with coupling c, f = a·w − b·θ + c·w·θ has the operator (a + cθ, b − cw), so
+/// z_t = Π(z_{t−1} − η((1/m)Σ_{i∈M_t} G(z_{t−1}; x_i) + σξ_t)) with M_t and ξ_t read off the tape;
+/// z_1 and z_2 are derived here by hand and compared with the trace, the output (eq. (14):
+/// (z_0 + z_1)/2 for T = 2) and the last iterate. A wrong η, a wrong noise scale or a wrong
+/// average fails by far more than the 1e-15 tolerance.
+#[test]
+fn sgda_first_two_iterates_closed_form_from_tape() {
+    let (f, s) = lin_box_s();
+    let (c, eta, sigma, m) = (0.5, 0.1, 0.3, 2usize);
+    let a = Sgda::new(
+        0.1,
+        2,
+        vec![0.2],
+        vec![-0.1],
+        Batch::WithReplacement(m),
+        sigma,
+    )
+    .unwrap();
+    let obj = Objective::empirical(&s);
+    let mut rec = NoiseSource::recording(11);
+    let tr = a.run_traced(&f, &obj, &mut rec).unwrap();
+    let tape = rec.into_tape().unwrap();
+    assert_eq!(tape.len(), 4, "two index draws and two noise draws");
+    let clamp = |x: f64, r: f64| x.clamp(-r, r);
+    let mut z = (0.2f64, -0.1f64);
+    let mut hand = vec![vec![z.0, z.1]];
+    for t in 1..=2 {
+        let idx = tape_indices(&tape, &format!("sgda/batch/step={t}"));
+        let xi = tape_normals(&tape, &format!("sgda/noise/step={t}"));
+        assert_eq!((idx.len(), xi.len()), (m, 2));
+        let (mut gw, mut gt) = (0.0, 0.0);
+        for &i in &idx {
+            let (ai, bi) = (s.points[i][0], s.points[i][1]);
+            gw += (ai + c * z.1) / m as f64;
+            gt += (bi - c * z.0) / m as f64;
+        }
+        z = (
+            clamp(z.0 - eta * (gw + sigma * xi[0]), 0.3),
+            clamp(z.1 - eta * (gt + sigma * xi[1]), 0.4),
+        );
+        hand.push(vec![z.0, z.1]);
+    }
+    for (t, (h, got)) in hand.iter().zip(&tr.iterates).enumerate() {
+        for k in 0..2 {
+            assert!(
+                (h[k] - got[k]).abs() <= 1e-15,
+                "z_{t}[{k}]: hand {} vs run {}",
+                h[k],
+                got[k]
+            );
+        }
+    }
+    // The output averages z_0 and z_1 (not z_2).
+    assert!((tr.output.w[0] - (hand[0][0] + hand[1][0]) / 2.0).abs() <= 1e-15);
+    assert!((tr.output.theta[0] - (hand[0][1] + hand[1][1]) / 2.0).abs() <= 1e-15);
+    // The step is not degenerate: z_1 moved and did not hit the box (else η would not show).
+    assert!(hand[1][0].abs() < 0.3 && hand[1][1].abs() < 0.4 && hand[1] != hand[0]);
+}
