@@ -244,7 +244,32 @@ impl Evidence {
     pub fn ok(&self) -> bool {
         self.pass && self.control_status() != "accepted"
     }
+
+    /// The negative control's margin: its worst measured/bound ratio, i.e. how far the wrong
+    /// variant lands from the bound the claim holds to (×1.4: 40% over it). None without a
+    /// control or when the control's comparisons carry no ratio. A margin ≤ 1 on a rejected
+    /// control means the rejection came from another part of the check (a tight instance, an
+    /// exact comparison); a huge margin means the wrong variant is far from the claim and tests
+    /// the comparator more than the claim.
+    pub fn control_margin(&self) -> Option<f64> {
+        self.negative_control.as_ref().and_then(|c| c.worst_ratio)
+    }
+
+    /// Whether the claim is vacuous on its instances: no tight instance, and no instance within a
+    /// factor [`VACUOUS_FACTOR`] of its bound (worst ratio < 1/10, including a left side ≤ 0
+    /// everywhere). None when the check measured no ratio at all (nothing to judge by).
+    pub fn vacuous(&self) -> Option<bool> {
+        if self.tight_ratio.is_some() {
+            return Some(false);
+        }
+        self.worst_ratio
+            .map(|w| w.is_nan() || w < 1.0 / VACUOUS_FACTOR)
+    }
 }
+
+/// A claim none of whose instances comes within this factor of its bound (and which has no tight
+/// instance) is flagged vacuous in the report: its check could not have failed on its instances.
+pub const VACUOUS_FACTOR: f64 = 10.0;
 
 /// Every claim, in a fixed order (paper, then item).
 pub fn registry() -> Vec<Claim> {
@@ -258,4 +283,53 @@ pub fn registry() -> Vec<Claim> {
 /// Look up one claim by id.
 pub fn find(id: &str) -> Option<Claim> {
     registry().into_iter().find(|c| c.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn planted(worst: Option<f64>, tight: Option<f64>, control: Option<f64>) -> Evidence {
+        let mut main = BoundCheck::new(0.0, 0.0);
+        if let Some(w) = worst {
+            main.observe(w, 1.0, "planted");
+        } else {
+            main.observe_exact(true, None, "planted");
+        }
+        let mut ctl = BoundCheck::new(0.0, 0.0);
+        if let Some(c) = control {
+            ctl.observe(c, 1.0, "planted control");
+        }
+        let ev = Evidence::from_checks(&main, control.map(|_| ("wrong", &ctl)));
+        match tight {
+            Some(t) => ev.with_tight(t, 1e-9),
+            None => ev,
+        }
+    }
+
+    #[test]
+    fn vacuous_flag_and_control_margin_on_planted_evidence() {
+        // Far below its bound, no tight instance: vacuous.
+        let e = planted(Some(7.8e-5), None, Some(1387.0));
+        assert_eq!(e.vacuous(), Some(true));
+        assert_eq!(e.control_margin(), Some(1387.0));
+        // A left side ≤ 0 everywhere is vacuous too.
+        assert_eq!(planted(Some(-0.5), None, None).vacuous(), Some(true));
+        // Within a factor 10 (just): not vacuous.
+        let e = planted(Some(0.1), None, Some(1.4));
+        assert_eq!(e.vacuous(), Some(false));
+        assert_eq!(e.control_margin(), Some(1.4));
+        assert!(e.ok());
+        // Far from the bound somewhere but with a tight instance: not vacuous.
+        assert_eq!(planted(Some(0.01), Some(1.0), None).vacuous(), Some(false));
+        // No ratio measured: nothing to judge by; no control: no margin.
+        let e = planted(None, None, None);
+        assert_eq!(e.vacuous(), None);
+        assert_eq!(e.control_margin(), None);
+        // A control that stays under its bound is accepted and shows its margin below 1.
+        let e = planted(Some(0.5), None, Some(0.9));
+        assert_eq!(e.control_status(), "accepted");
+        assert_eq!(e.control_margin(), Some(0.9));
+        assert!(!e.ok());
+    }
 }

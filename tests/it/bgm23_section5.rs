@@ -315,7 +315,7 @@ mod props {
     use proptest::prelude::*;
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
         /// For random rational p and tie values: brute force = formula, and Prop 14's
         /// (Gap − Gap_weak)² ≤ L²τ² with L = √2 holds exactly.

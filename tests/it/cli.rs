@@ -431,3 +431,232 @@ fn dp_gda_bad_params() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("rho"), "{err}");
 }
+
+// -------------------------------------------------------------------------------------------------
+// Snapshots (insta). An intended change is accepted with `cargo insta review` (or
+// `INSTA_UPDATE=always cargo test --release --test it cli::`); the files are under
+// tests/it/snapshots/.
+
+/// The `claims --json` listing, whole: ids, items, kinds, statements and code paths. Kept in its own
+/// snapshot file, since claim statements change with the claims.
+#[test]
+fn snapshot_claims_listing() {
+    let o = bin().args(["claims", "--json"]).output().unwrap();
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    insta::assert_json_snapshot!("claims_listing", v);
+}
+
+/// The verify report's stable columns at the quick budget, for every claim: id, paper, kind, pass,
+/// instances, the negative control's status, whether the claim has a tight instance and whether it
+/// is vacuous. Left out: `seconds` (wall clock), and the ratios (`worst_ratio`, `tight_ratio`,
+/// the control's ratio and margin): floats that move with any legitimate change of an instance, a
+/// tolerance or the platform's libm, and whose bounds are asserted by the claims themselves. What
+/// a ratio means for the ledger (a tight instance present, a vacuous claim) is pinned instead.
+#[test]
+fn snapshot_verify_report_stable_columns() {
+    let d = tmpdir("verify-all");
+    let o = bin()
+        .args(["verify", "--budget", "quick", "--json", "--out"])
+        .arg(&d)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&o.stdout).unwrap();
+    let stable: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "id": r["id"],
+                "paper": r["paper"],
+                "kind": r["kind"],
+                "pass": r["pass"],
+                "instances": r["instances"],
+                "negative_control": r["negative_control"],
+                "tight_instance": !r["tight_ratio"].is_null(),
+                "vacuous": r["vacuous"],
+            })
+        })
+        .collect();
+    insta::assert_json_snapshot!("verify_stable_columns", stable);
+    // The markdown report carries the new columns and the legend.
+    let md = std::fs::read_to_string(d.join("report.md")).unwrap();
+    assert!(md.contains("| control margin |") && md.contains("## Legend"));
+}
+
+/// Exit code and stderr of the CLI on bad input, a dozen cases; the temporary directory is
+/// written as `<tmp>`.
+#[test]
+fn snapshot_bad_input_messages() {
+    let d = tmpdir("bad-input");
+    let write = |name: &str, text: &str| {
+        let p = d.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.display().to_string()
+    };
+    let base = base_config();
+    let edited = |f: &dyn Fn(&mut serde_json::Value)| {
+        let mut c = base.clone();
+        f(&mut c);
+        c.to_string()
+    };
+    let malformed = write("malformed.json", "{\"problem\": ");
+    let unknown_param = write(
+        "unknown_param.json",
+        &edited(&|c| c["params"]["lambdaa"] = serde_json::json!(1.0)),
+    );
+    let unknown_top = write(
+        "unknown_top.json",
+        &edited(&|c| c["extra"] = serde_json::json!(1)),
+    );
+    let eps0 = write(
+        "eps0.json",
+        &edited(&|c| c["params"]["epsilon"] = serde_json::json!(0.0)),
+    );
+    let delta1 = write(
+        "delta1.json",
+        &edited(&|c| c["params"]["delta"] = serde_json::json!(1.0)),
+    );
+    let ragged = write(
+        "ragged.json",
+        &edited(&|c| c["data"]["points"][1] = serde_json::json!([0.1, 0.2])),
+    );
+    let nan = write(
+        "nan.json",
+        &base
+            .to_string()
+            .replace("\"epsilon\":1.0", "\"epsilon\":NaN"),
+    );
+    let overflow = write(
+        "overflow.json",
+        &base
+            .to_string()
+            .replace("\"lambda\":1.0", "\"lambda\":1e999"),
+    );
+    let ok = write("ok.json", &base.to_string());
+    let mut rr = base.clone();
+    rr["params"] = serde_json::json!({"lambda": 50.0});
+    let rr = write("rr.json", &rr.to_string());
+    let mut gda = config("fixtures/configs/dp_gda.json");
+    gda["params"] = serde_json::json!({"steps": 10, "rho": 1.0, "epsilon": 1.0});
+    let gda = write("gda.json", &gda.to_string());
+    let event = write(
+        "event.json",
+        &serde_json::json!({"relation": "replace_one", "event": {"gaussian": {"noise_multiplier": -1.0}}})
+            .to_string(),
+    );
+    let mut fx: serde_json::Value = config("fixtures/core/rng.json");
+    fx["numberOfTests"] = serde_json::json!(1);
+    let fx = write("fixture.json", &fx.to_string());
+    let cases: Vec<(&str, Vec<&str>)> = vec![
+        (
+            "malformed config",
+            vec!["run", "output_perturbation", "--config", &malformed],
+        ),
+        (
+            "unknown params key",
+            vec!["run", "output_perturbation", "--config", &unknown_param],
+        ),
+        (
+            "unknown top-level key",
+            vec!["run", "output_perturbation", "--config", &unknown_top],
+        ),
+        (
+            "epsilon = 0",
+            vec!["run", "output_perturbation", "--config", &eps0],
+        ),
+        (
+            "delta = 1",
+            vec!["run", "output_perturbation", "--config", &delta1],
+        ),
+        (
+            "ragged data",
+            vec!["run", "output_perturbation", "--config", &ragged],
+        ),
+        (
+            "NaN epsilon",
+            vec!["run", "output_perturbation", "--config", &nan],
+        ),
+        (
+            "overflowing lambda",
+            vec!["run", "output_perturbation", "--config", &overflow],
+        ),
+        (
+            "unknown algorithm",
+            vec!["run", "no_such_algorithm", "--config", &ok],
+        ),
+        (
+            "missing config file",
+            vec![
+                "run",
+                "output_perturbation",
+                "--config",
+                "/nonexistent/x.json",
+            ],
+        ),
+        (
+            "lambda too large for one round",
+            vec!["run", "recursive_regularization", "--config", &rr],
+        ),
+        (
+            "DP-GDA with epsilon and no delta or sigma",
+            vec!["run", "dp_gda", "--config", &gda],
+        ),
+        ("unknown claim", vec!["verify", "--claim", "no.such.claim"]),
+        (
+            "unknown calibration method",
+            vec![
+                "privacy",
+                "calibrate",
+                "--epsilon",
+                "1",
+                "--delta",
+                "1e-5",
+                "--sensitivity",
+                "1",
+                "--method",
+                "bogus",
+            ],
+        ),
+        (
+            "delta out of range",
+            vec![
+                "privacy",
+                "calibrate",
+                "--epsilon",
+                "1",
+                "--delta",
+                "2",
+                "--sensitivity",
+                "1",
+            ],
+        ),
+        (
+            "negative noise multiplier",
+            vec!["privacy", "epsilon", "--event", &event, "--delta", "1e-5"],
+        ),
+        (
+            "fixture with a wrong numberOfTests",
+            vec!["fixtures", "check", &fx],
+        ),
+    ];
+    let tmp = d.display().to_string();
+    let mut text = String::new();
+    for (name, args) in &cases {
+        let o = bin().args(args).output().unwrap();
+        let code = o.status.code().unwrap_or(-1);
+        let err = String::from_utf8_lossy(&o.stderr).replace(&tmp, "<tmp>");
+        assert_eq!(code, 2, "{name}: {err}");
+        assert!(!err.contains("panicked"), "{name}: {err}");
+        let args = args.join(" ").replace(&tmp, "<tmp>");
+        text.push_str(&format!(
+            "## {name}\n$ dpsaddle {args}\nexit {code}\n{err}\n"
+        ));
+    }
+    insta::assert_snapshot!("bad_input_messages", text);
+}
