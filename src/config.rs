@@ -1,4 +1,4 @@
-//! `dpsaddle run` configurations: one algorithm on one instance (DESIGN "CLI").
+//! `dpsaddle run` configurations: one algorithm on one instance (README.md, "Other commands").
 //!
 //! ```json
 //! {

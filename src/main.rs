@@ -1,4 +1,4 @@
-//! The `dpsaddle` command line: a thin layer over the library (DESIGN "CLI").
+//! The `dpsaddle` command line: a thin layer over the library; the commands are listed in README.md.
 //! Exit codes: 0 success, 1 a check failed or a fixture mismatched, 2 bad input.
 
 use clap::{Parser, Subcommand};

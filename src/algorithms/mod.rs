@@ -1,4 +1,4 @@
-//! Algorithms, one file each, named as their papers name them (DESIGN "Layout").
+//! Algorithms, one file each, named as their papers name them.
 //!
 //! Every algorithm maps a dataset and a noise source to an [`Output`]; randomized ones draw all
 //! their randomness from the [`NoiseSource`] by label, so runs on neighbouring datasets with one

@@ -1,5 +1,5 @@
 //! The accountant interface: price a [`PrivacyLedger`] as ε at a given δ or δ at a given ε, or
-//! answer `Error::Unsupported`, never a guess (issue 3, DESIGN "privacy/").
+//! answer `Error::Unsupported`, never a guess; see `proofs-notes/privacy.md`.
 
 use crate::error::{invalid, require_nonnegative, require_unit_open, Error, Result};
 use crate::privacy::PrivacyLedger;

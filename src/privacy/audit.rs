@@ -1,5 +1,5 @@
 //! Empirical privacy auditing: a statistically valid **lower bound** on the ε of a mechanism,
-//! measured from its outputs on one neighbouring pair (S, S′) (DESIGN "privacy/").
+//! measured from its outputs on one neighbouring pair (S, S′).
 //!
 //! A mechanism M is (ε, δ)-DP only if, for every event E and both orders of the pair,
 //! P[M(S) ∈ E] ≤ e^ε P[M(S′) ∈ E] + δ. So if, with confidence 1 − α, p_A(E) ≥ p̂_lo and

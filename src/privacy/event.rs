@@ -15,7 +15,7 @@ pub enum Neighbouring {
     ReplaceOne,
 }
 
-/// A privacy event (DESIGN "privacy/"; issue 3's vocabulary).
+/// A privacy event.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DpEvent {

@@ -1,4 +1,4 @@
-//! Privacy: the paper-free accountant layer (DESIGN "privacy/"), in the spirit of Google's
+//! Privacy: the paper-free accountant layer, in the spirit of Google's
 //! dp_accounting: an event vocabulary ([`event`]: what a release does, under which neighbouring
 //! relation), accountants that price an event tree ([`rdp`], [`pld`], [`zcdp`], [`gdp`],
 //! [`moments`], [`composition`], behind the [`accountant`] interface), calibration ([`analytic`],
