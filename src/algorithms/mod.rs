@@ -20,6 +20,7 @@ pub mod recursive_regularization;
 pub mod regularized_erm;
 pub mod regularized_saddle;
 pub mod release_audit;
+pub mod release_noise;
 pub mod sgda;
 
 pub use output_perturbation::OutputPerturbation;

@@ -9,6 +9,7 @@
 pub mod bgm23;
 pub mod core;
 pub mod kllw22;
+pub mod noise_ledger;
 pub mod privacy;
 
 use crate::error::Result;
@@ -277,6 +278,7 @@ pub fn registry() -> Vec<Claim> {
     v.extend(bgm23::claims());
     v.extend(kllw22::claims());
     v.extend(privacy::claims());
+    v.extend(noise_ledger::claims());
     v
 }
 

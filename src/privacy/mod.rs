@@ -15,6 +15,7 @@ pub mod accountant;
 pub mod analytic;
 pub mod audit;
 pub mod calibration;
+pub mod chi_square;
 pub mod composition;
 pub mod discrete_gaussian;
 pub mod event;

@@ -14,6 +14,7 @@ mod fixtures;
 mod geometry;
 mod kllw22;
 mod kllw22_tools;
+mod noise_ledger;
 mod privacy_audit;
 #[allow(clippy::excessive_precision, clippy::approx_constant)]
 mod privacy_closed_forms;
