@@ -10,7 +10,7 @@ use dpsaddle::algorithms::noisy_sgda::NoisySgda;
 use dpsaddle::algorithms::Algorithm;
 use dpsaddle::geometry::Domain;
 use dpsaddle::linalg::Matrix;
-use dpsaddle::papers::Reading as Variant;
+use dpsaddle::papers::Reading;
 use dpsaddle::problem::{Dataset, QuadBilinear, SaddleFn};
 use dpsaddle::rng::{NoiseSource, Stream};
 use std::hint::black_box;
@@ -46,7 +46,7 @@ fn bench(c: &mut Criterion) {
         c0: 4.0,
         epsilon: 1.0,
         delta: 1e-5,
-        batch_rule: Variant::Corrected,
+        batch_rule: Reading::Corrected,
         start_w: vec![0.0; HALF],
         start_theta: vec![0.0; HALF],
         d_hat: b,
@@ -60,7 +60,7 @@ fn bench(c: &mut Criterion) {
     let ldp = LdpSgda {
         epsilon: 1.0,
         delta: 1e-5,
-        variant: Variant::Corrected,
+        variant: Reading::Corrected,
         optimal_step: false,
         start_w: vec![0.0; HALF],
         start_theta: vec![0.0; HALF],

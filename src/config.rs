@@ -21,7 +21,7 @@ use crate::algorithms::{Algorithm, OutputPerturbation, RegularizedSaddlePoint};
 use crate::error::{invalid, Error, Result};
 use crate::gap::gap_function;
 use crate::papers::kllw22::calibration::THM1_C_JOINT;
-use crate::papers::Reading as Variant;
+use crate::papers::Reading;
 use crate::problem::{Dataset, FiniteDist, Objective, ProblemSpec, SaddleFn};
 use crate::rng::{NoiseSource, Stream};
 use serde::{Deserialize, Serialize};
@@ -142,7 +142,7 @@ struct NoisyParams {
     epsilon: f64,
     delta: f64,
     #[serde(default = "corrected")]
-    batch_rule: Variant,
+    batch_rule: Reading,
     #[serde(default)]
     d_hat: Option<f64>,
     #[serde(default)]
@@ -160,7 +160,7 @@ struct LdpParams {
     epsilon: f64,
     delta: f64,
     #[serde(default = "corrected")]
-    variant: Variant,
+    variant: Reading,
     #[serde(default)]
     optimal_step: bool,
     #[serde(default)]
@@ -173,8 +173,8 @@ struct LdpParams {
     start_theta: Option<Vec<f64>>,
 }
 
-fn corrected() -> Variant {
-    Variant::Corrected
+fn corrected() -> Reading {
+    Reading::Corrected
 }
 
 /// An optional positive parameter: the given value (finite and > 0, else an error naming

@@ -15,10 +15,10 @@
 //! **Constants (Cor 16; E-BGM23-36).** The formulas are BGM23's, in
 //! [`crate::papers::bgm23::schedules`] (`cor16_eta`, `cor16_eta_corrected`, `cor16_variance`,
 //! `cor16_optimal_eta`, `cor16_bound`).
-//! * [`Variant::PaperLiteral`]: σ = L√(log(1/δ))/ε, reading the printed "N(0, I_d σ)" as a
+//! * [`Reading::PaperLiteral`]: σ = L√(log(1/δ))/ε, reading the printed "N(0, I_d σ)" as a
 //!   standard deviation, and η = B/(√(n d log(1/δ))·L·ε) exactly as printed (ε in the
 //!   denominator, which makes the bound grow like 1/ε³ for small ε).
-//! * [`Variant::Corrected`]: σ = 2L√(2 ln(1.25/δ))/ε (the Gaussian mechanism for the local
+//! * [`Reading::Corrected`]: σ = 2L√(2 ln(1.25/δ))/ε (the Gaussian mechanism for the local
 //!   sensitivity sup‖g(z; x) − g(z; x′)‖ ≤ 2L; [`crate::papers::bgm23::calibration::cor16`]) and
 //!   η = Bε/(L√(n d log(1/δ))).
 //! * `optimal_step`: η* = B√(2/(nV)), V = 3L² + 2dσ² (with the variant's σ), the minimizer of the
@@ -37,7 +37,7 @@ use crate::papers::bgm23::calibration::cor16 as bgm23_cor16;
 use crate::papers::bgm23::schedules::{
     cor16_bound, cor16_eta, cor16_eta_corrected, cor16_optimal_eta, cor16_variance,
 };
-use crate::papers::Reading as Variant;
+use crate::papers::Reading;
 use crate::problem::saddle::validate_point;
 use crate::problem::{Dataset, SaddleFn};
 use crate::rng::NoiseSource;
@@ -52,7 +52,7 @@ pub struct LdpSgda {
     /// δ ∈ (0, 1).
     pub delta: f64,
     /// σ and η as printed, or corrected (module docs).
-    pub variant: Variant,
+    pub variant: Reading,
     /// Use η* = B√(2/(nV)) instead of the variant's η.
     #[serde(default)]
     pub optimal_step: bool,
@@ -99,7 +99,7 @@ pub struct LdpSgdaDiagnostics {
     /// The explicit strong-gap bound B²/(ηn) + (η/2)V.
     pub cor16_bound: f64,
     /// σ and η as printed, or corrected.
-    pub variant: Variant,
+    pub variant: Reading,
     /// Whether η* was used.
     pub optimal_step: bool,
     /// The local sensitivity of one user's release.
@@ -131,7 +131,7 @@ impl LdpSgda {
     pub fn new(
         epsilon: f64,
         delta: f64,
-        variant: Variant,
+        variant: Reading,
         start_w: Vec<f64>,
         start_theta: Vec<f64>,
         lipschitz: f64,
@@ -182,8 +182,8 @@ impl LdpSgda {
             cor16_optimal_eta(b, n, v)
         } else {
             match self.variant {
-                Variant::PaperLiteral => cor16_eta(b, l, n, d, eps, self.delta),
-                Variant::Corrected => cor16_eta_corrected(b, l, n, d, eps, self.delta),
+                Reading::PaperLiteral => cor16_eta(b, l, n, d, eps, self.delta),
+                Reading::Corrected => cor16_eta_corrected(b, l, n, d, eps, self.delta),
             }
         };
         Ok(LdpParams {

@@ -178,7 +178,7 @@ mod tests {
     use crate::algorithms::regularized_erm::RegularizedErm;
     use crate::algorithms::sgda::{Batch, Sgda};
     use crate::error::Error;
-    use crate::papers::Reading as Variant;
+    use crate::papers::Reading;
 
     fn field<T: std::fmt::Debug>(r: Result<T>) -> String {
         match r {
@@ -223,11 +223,11 @@ mod tests {
             "sigma"
         );
         let noisy =
-            |c0, d_hat, l| NoisySgda::new(c0, 1.0, 0.1, Variant::Corrected, z(), z(), d_hat, l);
+            |c0, d_hat, l| NoisySgda::new(c0, 1.0, 0.1, Reading::Corrected, z(), z(), d_hat, l);
         assert_eq!(field(noisy(0.0, 1.0, 1.0)), "c0");
         assert_eq!(field(noisy(1.0, 0.0, 1.0)), "d_hat");
         assert_eq!(field(noisy(1.0, 1.0, 0.0)), "lipschitz");
-        let ldp = |eps, l, b| LdpSgda::new(eps, 0.1, Variant::Corrected, z(), z(), l, b);
+        let ldp = |eps, l, b| LdpSgda::new(eps, 0.1, Reading::Corrected, z(), z(), l, b);
         assert_eq!(field(ldp(-1.0, 1.0, 1.0)), "epsilon");
         assert_eq!(field(ldp(1.0, 0.0, 1.0)), "lipschitz");
         assert_eq!(field(ldp(1.0, 1.0, 0.0)), "diameter");
@@ -238,7 +238,7 @@ mod tests {
                 c0: 0.0,
                 epsilon: 1.0,
                 delta: 0.1,
-                batch_rule: Variant::Corrected,
+                batch_rule: Reading::Corrected,
                 noise_uses_round_lipschitz: false,
             })),
             "a_emp.c0"

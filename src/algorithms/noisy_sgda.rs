@@ -6,8 +6,8 @@
 //!
 //! ```text
 //! T = ⌊min{n/8, n²ε²/(32 d log(1/δ))}⌋             (Thm 21; T ≥ 1 required)
-//! m = min(n, ⌈max{n√(ε/(4T)), 1}⌉)                 (App. C.2, Variant::PaperLiteral)
-//!   = min(n, max{⌈n√(ε/T)⌉, 1})                    (Variant::Corrected: Thm 22's T ≥ n²ε/m²)
+//! m = min(n, ⌈max{n√(ε/(4T)), 1}⌉)                 (App. C.2, Reading::PaperLiteral)
+//!   = min(n, max{⌈n√(ε/T)⌉, 1})                    (Reading::Corrected: Thm 22's T ≥ n²ε/m²)
 //! σ = √(c₀ T L² log(1/δ))/(nε)                      (App. C.2; c₀ the unnamed constant)
 //! η = D̂/(L√T)                                       (Thm 21)
 //! ```
@@ -36,7 +36,7 @@ use crate::algorithms::{Algorithm, Diagnostics, Output};
 use crate::error::{invalid, require_positive, Result};
 use crate::papers::bgm23::calibration::{thm21 as bgm23_thm21, NoisySgdaParams};
 use crate::papers::bgm23::schedules::{lemma9_alpha_hat, lemma9_alpha_hat_at, thm21_eta};
-use crate::papers::Reading as Variant;
+use crate::papers::Reading;
 use crate::problem::{Dataset, Objective, Regularizer, SaddleFn};
 use crate::rng::NoiseSource;
 use serde::{Deserialize, Serialize};
@@ -52,7 +52,7 @@ pub struct NoisySgda {
     /// δ ∈ (0, 1).
     pub delta: f64,
     /// The batch-size rule: printed (App. C.2) or corrected (Thm 22's premise; E-BGM23-31).
-    pub batch_rule: Variant,
+    pub batch_rule: Reading,
     /// w_0 ∈ W (used by [`Algorithm::run`]).
     pub start_w: Vec<f64>,
     /// θ_0 ∈ Θ (used by [`Algorithm::run`]).
@@ -90,7 +90,7 @@ pub struct NoisySgdaDiagnostics {
     /// δ.
     pub delta: f64,
     /// The batch-size rule.
-    pub batch_rule: Variant,
+    pub batch_rule: Reading,
     /// Whether Thm 22's premise T ≥ n²ε/m² holds.
     pub thm22_premise: bool,
     /// D̂.
@@ -120,7 +120,7 @@ impl NoisySgda {
         c0: f64,
         epsilon: f64,
         delta: f64,
-        batch_rule: Variant,
+        batch_rule: Reading,
         start_w: Vec<f64>,
         start_theta: Vec<f64>,
         d_hat: f64,

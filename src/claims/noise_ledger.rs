@@ -32,7 +32,7 @@ use crate::linalg::{self, Matrix};
 use crate::papers::bgm23::schedules;
 use crate::papers::kllw22::calibration::THM1_C_JOINT as KLLW22_C_JOINT;
 use crate::papers::kllw22::stability::thm2_step_size;
-use crate::papers::Reading as Variant;
+use crate::papers::Reading;
 use crate::privacy::chi_square::VarianceRatioTest;
 use crate::privacy::DpEvent;
 use crate::problem::{Dataset, QuadBilinear};
@@ -277,7 +277,7 @@ fn check_noisy_sgda(budget: Budget) -> Result<Evidence> {
         1.0,
         1.0,
         1e-5,
-        Variant::Corrected,
+        Reading::Corrected,
         vec![0.1; dw],
         vec![-0.2; dt],
         d_hat,
@@ -347,7 +347,7 @@ fn check_ldp_sgda(budget: Budget) -> Result<Evidence> {
     let alg = LdpSgda::new(
         eps,
         delta,
-        Variant::Corrected,
+        Reading::Corrected,
         vec![0.0; dw],
         vec![0.0; dt],
         l,
@@ -487,7 +487,7 @@ fn check_rr_noisy_sgda(budget: Budget) -> Result<Evidence> {
         sch.clone(),
         start[0].clone(),
         start[1].clone(),
-        AempSpec::noisy_sgda(1.0, 1.0, 1e-5, Variant::Corrected, false)?,
+        AempSpec::noisy_sgda(1.0, 1.0, 1e-5, Reading::Corrected, false)?,
     )?;
     let z0 = linalg::concat(&start[0], &start[1]);
     let run = |noise: &mut crate::rng::NoiseSource| alg.run(&f, &s, noise);

@@ -52,7 +52,7 @@ use dpsaddle::papers::bgm23::calibration::{
     thm21_params as bgm23_thm21_params, thm22_premise as bgm23_thm22_premise,
 };
 use dpsaddle::papers::bgm23::schedules::{lemma9_alpha_hat, lemma9_alpha_hat_at};
-use dpsaddle::papers::Reading as Variant;
+use dpsaddle::papers::Reading;
 use dpsaddle::privacy::DpEvent;
 use dpsaddle::problem::{Dataset, FiniteDist, Objective, QuadBilinear, Regularizer};
 use dpsaddle::rng::{DrawValues, NoiseSource};
@@ -88,7 +88,7 @@ fn lin_box_data(n: usize) -> (QuadBilinear, Dataset) {
     (f, s)
 }
 
-fn noisy(rule: Variant, eps: f64) -> NoisySgda {
+fn noisy(rule: Reading, eps: f64) -> NoisySgda {
     NoisySgda {
         c0: 4.0,
         epsilon: eps,
@@ -107,8 +107,8 @@ fn thm21_schedule_by_hand() {
     // n = 2000, d = 4, ε = 1, δ = 1e-5, c₀ = 4: T = min{250, 4e6/(128 ln 1e5) = 2714.5} = 250;
     // printed m = ⌈2000·√(1/1000)⌉ = ⌈63.25⌉ = 64, corrected m = ⌈2000/√250⌉ = ⌈126.49⌉ = 127;
     // σ = √(4·250·ln 1e5)/2000 (independent Python: 0.053649150657233684).
-    let lit = bgm23_thm21_params(4.0, 2000, 4, 1.0, 1.0, 1e-5, Variant::PaperLiteral).unwrap();
-    let cor = bgm23_thm21_params(4.0, 2000, 4, 1.0, 1.0, 1e-5, Variant::Corrected).unwrap();
+    let lit = bgm23_thm21_params(4.0, 2000, 4, 1.0, 1.0, 1e-5, Reading::PaperLiteral).unwrap();
+    let cor = bgm23_thm21_params(4.0, 2000, 4, 1.0, 1.0, 1e-5, Reading::Corrected).unwrap();
     assert_eq!((lit.iterations, lit.batch), (250, 64));
     assert_eq!((cor.iterations, cor.batch), (250, 127));
     assert!(close(cor.sigma, 0.053649150657233684, 1e-14));
@@ -120,7 +120,7 @@ fn thm21_schedule_by_hand() {
     // The double nearest 0.1 exceeds 1/10: n = 2000, ε = 0.1, T = 10 needs m = 201, not 200.
     assert!(!bgm23_thm22_premise(10, 200, 2000, 0.1));
     assert!(bgm23_thm22_premise(10, 201, 2000, 0.1));
-    let p = bgm23_thm21_params(4.0, 2000, 10, 1.0, 0.1, 1e-5, Variant::Corrected).unwrap();
+    let p = bgm23_thm21_params(4.0, 2000, 10, 1.0, 0.1, 1e-5, Reading::Corrected).unwrap();
     assert_eq!((p.iterations, p.batch), (10, 201));
 }
 
@@ -148,7 +148,7 @@ fn alpha_hat_explicit_by_hand() {
 fn noisy_sgda_counts_ledger_info_and_replay() {
     let (f, s) = lin_box_data(300);
     // n = 300, d = 2, ε = 1: T = min{37.5, 90000/(64 ln 1e5) = 122.1} → 37; m = ⌈300/√37⌉ = 50.
-    let alg = noisy(Variant::Corrected, 1.0);
+    let alg = noisy(Reading::Corrected, 1.0);
     let mut rec = NoiseSource::recording(9);
     let out = alg.run(&f, &s, &mut rec).unwrap();
     let info = out.info.as_noisy_sgda().unwrap();
@@ -181,7 +181,7 @@ fn noisy_sgda_regularized_round_objective() {
     // Inside Algorithm 1: regularizer exact and uncounted, step with 5L, noise with L, prefix.
     let (f, s) = lin_box_data(300);
     let obj = Objective::empirical(&s).with_reg(Regularizer::bgm23_eq4(2.0, &[0.1], &[0.0]));
-    let alg = noisy(Variant::Corrected, 1.0);
+    let alg = noisy(Reading::Corrected, 1.0);
     let mut rec = NoiseSource::recording(2);
     let out = alg
         .run_objective(
@@ -217,7 +217,7 @@ fn noisy_sgda_coupled_on_neighbours() {
     // Same seed on S and S′ (one point replaced): identical indices and noise.
     let (f, s) = lin_box_data(300);
     let s2 = s.replace_one(17, &[-0.6, -0.8]).unwrap();
-    let alg = noisy(Variant::Corrected, 1.0);
+    let alg = noisy(Reading::Corrected, 1.0);
     let mut a = NoiseSource::recording(4);
     let mut b = NoiseSource::recording(4);
     alg.run(&f, &s, &mut a).unwrap();
@@ -229,7 +229,7 @@ fn noisy_sgda_coupled_on_neighbours() {
 fn noisy_sgda_bad_input_names_the_field() {
     let (f, s) = lin_box_data(300);
     let obj = Objective::empirical(&s);
-    let alg = noisy(Variant::Corrected, 1.0);
+    let alg = noisy(Reading::Corrected, 1.0);
     let run = |dh: f64, ls: f64, ln: f64, w: f64| {
         alg.run_objective(
             &f,
@@ -277,7 +277,7 @@ fn noisy_sgda_bad_input_names_the_field() {
     assert!(matches!(r, Err(Error::Invalid { .. })));
 }
 
-fn ldp(variant: Variant, optimal: bool, eps: f64) -> LdpSgda {
+fn ldp(variant: Reading, optimal: bool, eps: f64) -> LdpSgda {
     LdpSgda {
         epsilon: eps,
         delta: 1e-5,
@@ -298,11 +298,11 @@ fn ldp_params_by_hand() {
     // η = 1/(√(200 ln 1e5)·ε) = 0.041679466498661034, corrected η = ε/√(200 ln 1e5)
     // = 0.010419866624665259 (their ratio is ε² = 1/4); η* = √(2/(100V)), V = 3 + 4σ²
     // = 1505.2168340844078: 0.0036451505033459506.
-    let lit = ldp(Variant::PaperLiteral, false, 0.5)
+    let lit = ldp(Reading::PaperLiteral, false, 0.5)
         .params(100, 2)
         .unwrap();
-    let cor = ldp(Variant::Corrected, false, 0.5).params(100, 2).unwrap();
-    let opt = ldp(Variant::Corrected, true, 0.5).params(100, 2).unwrap();
+    let cor = ldp(Reading::Corrected, false, 0.5).params(100, 2).unwrap();
+    let opt = ldp(Reading::Corrected, true, 0.5).params(100, 2).unwrap();
     assert!(close(lit.sigma, 6.786140424415112, 1e-14));
     assert!(close(cor.sigma, 19.379221050421556, 1e-14));
     assert!(close(lit.eta, 0.041679466498661034, 1e-14));
@@ -320,7 +320,7 @@ fn ldp_params_by_hand() {
 #[test]
 fn ldp_one_pass_ledger_and_replay() {
     let (f, s) = lin_box_data(40);
-    let alg = ldp(Variant::Corrected, false, 1.0);
+    let alg = ldp(Reading::Corrected, false, 1.0);
     let mut rec = NoiseSource::recording(8);
     let run = alg.run_traced(&f, &s, &mut rec).unwrap();
     assert_eq!(run.output.grad_evals, 40);
@@ -353,30 +353,30 @@ fn ldp_one_pass_ledger_and_replay() {
 #[test]
 fn ldp_bad_input_names_the_field() {
     let (f, s) = lin_box_data(10);
-    let mut a = ldp(Variant::Corrected, false, 1.0);
+    let mut a = ldp(Reading::Corrected, false, 1.0);
     a.diameter = 0.0;
     assert_eq!(
         field_of(a.run(&f, &s, &mut NoiseSource::sample(0))),
         "diameter"
     );
-    a = ldp(Variant::Corrected, false, 1.0);
+    a = ldp(Reading::Corrected, false, 1.0);
     a.lipschitz = f64::INFINITY;
     assert_eq!(
         field_of(a.run(&f, &s, &mut NoiseSource::sample(0))),
         "lipschitz"
     );
-    a = ldp(Variant::Corrected, false, 1.0);
+    a = ldp(Reading::Corrected, false, 1.0);
     a.delta = 1.0;
     assert_eq!(
         field_of(a.run(&f, &s, &mut NoiseSource::sample(0))),
         "delta"
     );
-    a = ldp(Variant::Corrected, false, 1.0);
+    a = ldp(Reading::Corrected, false, 1.0);
     a.start_theta = vec![2.0];
     assert!(field_of(a.run(&f, &s, &mut NoiseSource::sample(0))).starts_with("start"));
     let wrong = Dataset::new(vec![vec![0.1, 0.2, 0.3]]).unwrap();
     assert_eq!(
-        field_of(ldp(Variant::Corrected, false, 1.0).run(&f, &wrong, &mut NoiseSource::sample(0))),
+        field_of(ldp(Reading::Corrected, false, 1.0).run(&f, &wrong, &mut NoiseSource::sample(0))),
         "data"
     );
 }
@@ -401,7 +401,7 @@ fn noisy_sgda_first_two_iterates_closed_form_from_tape() {
         c0,
         epsilon: eps,
         delta,
-        batch_rule: Variant::Corrected,
+        batch_rule: Reading::Corrected,
         start_w: vec![0.1],
         start_theta: vec![0.2],
         d_hat,

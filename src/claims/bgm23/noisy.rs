@@ -39,7 +39,7 @@ use crate::papers::bgm23::bounds::{
 use crate::papers::bgm23::calibration::{thm21 as bgm23_thm21, thm21_params as bgm23_thm21_params};
 use crate::papers::bgm23::exact_box::ExactBox;
 use crate::papers::bgm23::schedules::{cor16_bound, lemma9_alpha_hat, lemma9_alpha_hat_at};
-use crate::papers::Reading as Variant;
+use crate::papers::Reading;
 use crate::problem::{
     Constants, Dataset, FiniteDist, Mixture, Objective, QuadBilinear, Regularizer, SaddleFn,
 };
@@ -247,8 +247,8 @@ fn check_batch_rule(b: Budget) -> Result<Evidence> {
     let mut lit_fail = 0usize;
     for (n, d, eps, delta) in param_grid(b == Budget::Full) {
         let (pc, pl) = match (
-            bgm23_thm21_params(4.0, n, d, 1.0, eps, delta, Variant::Corrected),
-            bgm23_thm21_params(4.0, n, d, 1.0, eps, delta, Variant::PaperLiteral),
+            bgm23_thm21_params(4.0, n, d, 1.0, eps, delta, Reading::Corrected),
+            bgm23_thm21_params(4.0, n, d, 1.0, eps, delta, Reading::PaperLiteral),
         ) {
             (Ok(a), Ok(b)) => (a, b),
             _ => {
@@ -332,7 +332,7 @@ fn check_thm21(b: Budget) -> Result<Evidence> {
     let mut worst_dsig = 0.0f64;
     for (n, d, eps, delta) in param_grid(full) {
         for c0 in [1.0, 4.0, 16.0] {
-            for rule in [Variant::Corrected, Variant::PaperLiteral] {
+            for rule in [Reading::Corrected, Reading::PaperLiteral] {
                 let Ok(p) = bgm23_thm21_params(c0, n, d, 1.0, eps, delta, rule) else {
                     continue;
                 };
@@ -389,7 +389,7 @@ fn check_thm21(b: Budget) -> Result<Evidence> {
         let (w0, t0) = linalg::split(&z0, f.dim_w());
         let l = constants_of(&f, &dist).lipschitz;
         let d_hat = linalg::dist2(&z0, &zhat);
-        for rule in [Variant::Corrected, Variant::PaperLiteral] {
+        for rule in [Reading::Corrected, Reading::PaperLiteral] {
             let alg = NoisySgda {
                 c0,
                 epsilon: eps,
@@ -509,7 +509,7 @@ fn check_grad_complexity(b: Budget) -> Result<Evidence> {
         for d in [2usize, 4, 10] {
             let (f, s) = count_instance(d, n, (n * 31 + d) as u64)?;
             for &eps in &epss {
-                for rule in [Variant::Corrected, Variant::PaperLiteral] {
+                for rule in [Reading::Corrected, Reading::PaperLiteral] {
                     let alg = NoisySgda {
                         c0: 4.0,
                         epsilon: eps,
@@ -603,7 +603,7 @@ fn check_lemma9(b: Budget) -> Result<Evidence> {
         for half in [1usize, 2] {
             let d = 2 * half;
             for eps in [0.5, 1.0] {
-                for rule in [Variant::Corrected, Variant::PaperLiteral] {
+                for rule in [Reading::Corrected, Reading::PaperLiteral] {
                     let (f, obj, aw, at, l, l_step) = setup(half, n_prime, n as u64)?;
                     let alg = NoisySgda {
                         c0,
@@ -690,7 +690,7 @@ fn check_lemma9(b: Budget) -> Result<Evidence> {
     let z0 = linalg::concat(&sw, &st);
     let d_hat = linalg::dist2(&z0, &zstar).max(1e-9);
     let slack = 2.0 * l_step * cert.dist_bound.unwrap_or(0.0);
-    for rule in [Variant::Corrected, Variant::PaperLiteral] {
+    for rule in [Reading::Corrected, Reading::PaperLiteral] {
         let alg = NoisySgda {
             c0,
             epsilon: 1.0,
@@ -846,7 +846,7 @@ fn check_cor16(b: Budget) -> Result<Evidence> {
                 f: &f,
                 seen: Mutex::new(Vec::new()),
             };
-            let alg = ldp(&f, Variant::Corrected, false, 1.0, 1.0, 1.0)?;
+            let alg = ldp(&f, Reading::Corrected, false, 1.0, 1.0, 1.0)?;
             let run = alg.run_traced(&rec, &s, &mut NoiseSource::sample(k))?;
             let mut seen = rec.seen.into_inner().expect("not poisoned");
             let mut want = pts.clone();
@@ -904,9 +904,9 @@ fn check_cor16(b: Budget) -> Result<Evidence> {
         };
         let (w0, t0) = linalg::split(&z0, f.dim_w());
         let configs = [
-            (Variant::Corrected, false, 1.0),
-            (Variant::Corrected, true, 1.0),
-            (Variant::PaperLiteral, false, 0.5),
+            (Reading::Corrected, false, 1.0),
+            (Reading::Corrected, true, 1.0),
+            (Reading::PaperLiteral, false, 0.5),
         ];
         for (variant, optimal, eps) in configs {
             let alg = LdpSgda {
@@ -933,8 +933,8 @@ fn check_cor16(b: Budget) -> Result<Evidence> {
             let quart = bound - 0.75 * bdiam * bdiam / (p.eta * n as f64);
             let rule = match (variant, optimal) {
                 (_, true) => "η*".to_string(),
-                (Variant::Corrected, false) => "η = Bε/(L√(nd log(1/δ)))".to_string(),
-                (Variant::PaperLiteral, false) => "printed σ and η = B/(√(nd log(1/δ))Lε)".into(),
+                (Reading::Corrected, false) => "η = Bε/(L√(nd log(1/δ)))".to_string(),
+                (Reading::PaperLiteral, false) => "printed σ and η = B/(√(nd log(1/δ))Lε)".into(),
             };
             let label = format!("{name}, {rule}, ε={eps}, n={n}, N={n_mc}");
             mc.observe(lcb, bound, label.clone());
@@ -956,7 +956,7 @@ fn check_cor16(b: Budget) -> Result<Evidence> {
         let d = f.dim_w() + f.dim_theta();
         let a = ldp(
             f.as_ref(),
-            Variant::Corrected,
+            Reading::Corrected,
             false,
             0.5,
             cs.lipschitz,
@@ -997,7 +997,7 @@ fn check_cor16(b: Budget) -> Result<Evidence> {
 /// An LdpSgda on `f` from the domains' centres with L, B, ε given.
 fn ldp(
     f: &dyn SaddleFn,
-    variant: Variant,
+    variant: Reading,
     optimal: bool,
     eps: f64,
     l: f64,
@@ -1151,12 +1151,12 @@ pub fn thm22_claims() -> Vec<Claim> {
 
 fn check_thm22(_b: Budget) -> Result<Evidence> {
     use crate::papers::bgm23::calibration::thm21 as bgm23_thm21;
-    use crate::papers::Reading as Variant;
+    use crate::papers::Reading;
     let (n, d, eps, delta) = (1000u64, 10u64, 1.0, 1e-5);
     let mut main = BoundCheck::new(0.0, 0.0);
     let mut ctrl = BoundCheck::new(0.0, 0.0);
     let mut notes = vec![];
-    for (rule, c_ok) in [(Variant::Corrected, 9.0), (Variant::PaperLiteral, 13.0)] {
+    for (rule, c_ok) in [(Reading::Corrected, 9.0), (Reading::PaperLiteral, 13.0)] {
         let ok = bgm23_thm21(c_ok, n, d, 1.0, eps, delta, rule)?.1;
         let up = ok.epsilon_upper()?.epsilon;
         main.observe(up, eps, format!("{rule:?}, c₀ = {c_ok}: ε upper bound ≤ ε"));

@@ -1087,7 +1087,7 @@ fn noisy_spec(eps: f64) -> AempSpec {
 
 fn check_cor10(b: Budget) -> Result<Evidence> {
     use crate::papers::bgm23::calibration::thm21_params as bgm23_thm21_params;
-    use crate::papers::Reading as Variant;
+    use crate::papers::Reading;
     let f = crate::papers::bgm23::instances::rate_loss()?;
     let dist = crate::papers::bgm23::instances::rate_distribution(&[0.0; 10], 0.5)?;
     let k = f.constants(&dist.atoms);
@@ -1120,7 +1120,7 @@ fn check_cor10(b: Budget) -> Result<Evidence> {
             };
             let s = crate::papers::bgm23::instances::rate_sample(&dist, n, 7)?;
             let run = alg.run_with(&alg.a_emp, &f, &s, &mut crate::rng::NoiseSource::sample(7))?;
-            let p = bgm23_thm21_params(4.0, np as u64, 10, l, eps, 1e-5, Variant::Corrected)?;
+            let p = bgm23_thm21_params(4.0, np as u64, 10, l, eps, 1e-5, Reading::Corrected)?;
             let expected = sch.rounds as u64 * p.batch * p.iterations;
             let lab = format!(
                 "n={n} ε={eps} (n′={np}, T={}, T_sgda={}, m={})",
