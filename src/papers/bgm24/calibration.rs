@@ -164,15 +164,17 @@ pub fn thm6_sigma(
     delta: f64,
     reading: Reading,
 ) -> Result<f64> {
+    if reading == Reading::Corrected {
+        // The corrected σ_t is BGM23 Thm 12's, which BGM24 App. D.3 reuses.
+        return crate::papers::bgm23::calibration::thm12_sigma(
+            l, lambda, n_prime, t, epsilon, delta,
+        );
+    }
     require_positive("L", l)?;
     require_positive("lambda", lambda)?;
     require_count("n'", n_prime)?;
     validate_eps_delta(epsilon, delta)?;
-    let root = match reading {
-        Reading::PaperLiteral => (2.0 / delta).sqrt(),
-        Reading::Corrected => (2.0 / delta).ln().sqrt(),
-    };
-    Ok(8.0 * l * root / (2f64.powi(t as i32) * lambda * n_prime as f64 * epsilon))
+    Ok(8.0 * l * (2.0 / delta).sqrt() / (2f64.powi(t as i32) * lambda * n_prime as f64 * epsilon))
 }
 
 /// BGM24 Thm 6 and the privacy guarantee in its proof: output perturbation of the SVI regularized
