@@ -11,6 +11,7 @@ pub mod core;
 pub mod kllw22;
 pub mod noise_ledger;
 pub mod privacy;
+pub mod release_audit;
 
 use crate::error::Result;
 use serde::{Deserialize, Serialize};
@@ -279,6 +280,7 @@ pub fn registry() -> Vec<Claim> {
     v.extend(kllw22::claims());
     v.extend(privacy::claims());
     v.extend(noise_ledger::claims());
+    v.extend(release_audit::claims());
     v
 }
 
