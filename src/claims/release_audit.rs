@@ -198,9 +198,7 @@ fn replacement_shape(event: &DpEvent) -> Option<(u64, u64, u64, f64)> {
             DpEvent::Gaussian { noise_multiplier } => Some((1, *n, *m, *noise_multiplier)),
             _ => None,
         },
-        DpEvent::Composed(v) | DpEvent::ParallelComposed(v) => {
-            v.iter().find_map(replacement_shape)
-        }
+        DpEvent::Composed(v) | DpEvent::ParallelComposed(v) => v.iter().find_map(replacement_shape),
         _ => None,
     }
 }
@@ -277,7 +275,10 @@ fn evidence(
     let ratio = main.epsilon_lb / eps_ref;
     let mut ev = Evidence::from_checks(
         &check,
-        Some(("the same run replayed with 0.5σ, ledger pricing σ", &control)),
+        Some((
+            "the same run replayed with 0.5σ, ledger pricing σ",
+            &control,
+        )),
     );
     ev = if tight {
         ev.with_tight(ratio, TIGHT_TOL)
@@ -338,7 +339,16 @@ fn check_dp_gda(budget: Budget) -> Result<Evidence> {
     // One step, averaging the produced iterate: the release is −η_1(∇L_S + b_1), the Gaussian
     // mechanism the ledger's single step prices (the printed average of w_1..w_T would release
     // w_1 = 0 at T = 1, and at T > 1 weights the steps unequally, below the ledger's √T).
-    let alg = DpGda::calibrated(1, rho, KLLW22_C_JOINT, g, n, eps, DELTA, Averaging::Produced)?;
+    let alg = DpGda::calibrated(
+        1,
+        rho,
+        KLLW22_C_JOINT,
+        g,
+        n,
+        eps,
+        DELTA,
+        Averaging::Produced,
+    )?;
     let eps_ledger = ledger_epsilon(&alg.run(&f, &s, &mut NoiseSource::sample(0))?)?;
     let (main, half) = audit_both(budget, 10_000_000, &s, &s_prime, |data, noise| {
         along_u(&alg.run(&f, data, noise)?.z())
@@ -356,15 +366,7 @@ fn check_ldp_sgda(budget: Budget) -> Result<Evidence> {
     let (n, l, b, eps) = (4, 1.0, 1.0, 2.0);
     let f = linear_loss()?;
     let (s, s_prime) = lin_box_worst_pair(n, l)?;
-    let alg = LdpSgda::new(
-        eps,
-        DELTA,
-        Reading::Corrected,
-        vec![0.0],
-        vec![0.0],
-        l,
-        b,
-    )?;
+    let alg = LdpSgda::new(eps, DELTA, Reading::Corrected, vec![0.0], vec![0.0], l, b)?;
     let eps_ledger = ledger_epsilon(&alg.run(&f, &s, &mut NoiseSource::sample(0))?)?;
     // The user's local release ∇_t = g(z_{t−1}; x_0) + ξ_t, at the step t where record 0 is
     // used: with nothing projected, z_t = z_{t−1} − η∇_t.
