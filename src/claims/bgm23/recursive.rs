@@ -1479,6 +1479,9 @@ fn compare_run(
     Ok(dev)
 }
 
+/// A leaf of the count-path tree: the path's count vectors and its exact z̄_1..z̄_T.
+type PathLeaf = (Vec<Vec<usize>>, Vec<(Q, Q)>);
+
 /// Expectations over every count path, in exact rationals (the quantities of `paths::RoundMoments`
 /// and `Thm18Terms::{gap_output, gap_star}`), and the production run of each path.
 struct PathRef<'a> {
@@ -1494,7 +1497,7 @@ struct PathRef<'a> {
     gap_output: Q,
     gap_star: Q,
     /// Leaves: (the path's count vectors, its exact z̄_1..z̄_T).
-    leaves: Vec<(Vec<Vec<usize>>, Vec<(Q, Q)>)>,
+    leaves: Vec<PathLeaf>,
 }
 
 impl PathRef<'_> {
