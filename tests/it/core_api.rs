@@ -2,7 +2,7 @@
 //! independent computations, the non-smooth 1-D minimizer, and determinism.
 
 use dpsaddle::algorithms::{Algorithm, OutputPerturbation, RegularizedSaddlePoint};
-use dpsaddle::claims::{self, Budget};
+use dpsaddle::claims;
 use dpsaddle::exact;
 use dpsaddle::gap::gap_function;
 use dpsaddle::geometry::Domain;
@@ -16,33 +16,28 @@ use dpsaddle::stability::uniform_argument_stability;
 use num_traits::ToPrimitive;
 use proptest::prelude::*;
 
-/// Every claim in the registry passes at the quick budget, and every negative control is rejected.
+/// Every claim in the registry passes at the quick budget, and every negative control is rejected
+/// (one serial run of the registry, shared with the `verify` parallel-equals-serial test).
 #[test]
 fn every_registered_claim_passes_and_its_control_is_rejected() {
     let mut failures = Vec::new();
-    for c in claims::registry() {
-        match (c.check)(Budget::Quick) {
-            Ok(ev) => {
-                println!(
-                    "{:<28} pass={} worst={:?} instances={} control={} tight={:?}",
-                    c.id,
-                    ev.pass,
-                    ev.worst_ratio,
-                    ev.instances,
-                    ev.control_status(),
-                    ev.tight_ratio
-                );
-                if !ev.pass {
-                    failures.push(format!("{}: failed: {:?}", c.id, ev.details));
-                }
-                if ev.control_status() == "accepted" {
-                    failures.push(format!("{}: negative control accepted", c.id));
-                }
-                if ev.instances == 0 {
-                    failures.push(format!("{}: no instances", c.id));
-                }
-            }
-            Err(e) => failures.push(format!("{}: error {e}", c.id)),
+    for r in crate::common::serial_quick_rows() {
+        println!(
+            "{:<28} pass={} worst={:?} instances={} control={} tight={:?} ({:.2}s)",
+            r.id, r.pass, r.worst_ratio, r.instances, r.negative_control, r.tight_ratio, r.seconds
+        );
+        if let Some(e) = r.details.iter().find(|d| d.starts_with("error: ")) {
+            failures.push(format!("{}: {e}", r.id));
+            continue;
+        }
+        if !r.pass {
+            failures.push(format!("{}: failed: {:?}", r.id, r.details));
+        }
+        if r.negative_control == "accepted" {
+            failures.push(format!("{}: negative control accepted", r.id));
+        }
+        if r.instances == 0 {
+            failures.push(format!("{}: no instances", r.id));
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");
