@@ -652,7 +652,15 @@ struct SumTest {
     /// Per shift pair: (a, b, lo, hi, Φ((a·k − τ)/s) and Φ((b·k − τ)/s) for each grid τ (row)
     /// and each support point k (column)).
     pairs: Vec<SumTestPair>,
+    /// The CDF values at the golden-section points τ already visited, keyed by (pair, τ's bits),
+    /// as Φ((a·k − τ)/s), Φ((b·k − τ)/s) interleaved over k: the refinement usually starts from
+    /// the same grid point and takes the same path for neighbouring ε, so most of its τ repeat.
+    /// At most [`SUM_TEST_MEMO`] values in all (16 MiB); forgotten all at once when full.
+    memo: std::cell::RefCell<std::collections::HashMap<(usize, u64), Vec<f64>>>,
 }
+
+/// The most CDF values a [`SumTest`] remembers for its golden-section points.
+const SUM_TEST_MEMO: usize = 1 << 21;
 
 struct SumTestPair {
     a: f64,
@@ -702,6 +710,7 @@ impl SumTest {
             dropped,
             s,
             pairs,
+            memo: Default::default(),
         })
     }
 
@@ -710,13 +719,28 @@ impl SumTest {
         let (ks, dropped, s) = (&self.ks, self.dropped, self.s);
         let ee = epsilon.exp();
         let mut best = 0.0f64;
-        for pair in &self.pairs {
+        for (index, pair) in self.pairs.iter().enumerate() {
             let (a, b, lo, hi) = (pair.a, pair.b, pair.lo, pair.hi);
             // P_S(sum > τ) ≥ the kept part − dropped; P_{S′}(sum > τ) ≤ the kept part + dropped.
             let g = |tau: f64| -> f64 {
+                let mut memo = self.memo.borrow_mut();
+                let key = (index, tau.to_bits());
+                if !memo.contains_key(&key) {
+                    let phis: Vec<f64> = ks
+                        .iter()
+                        .flat_map(|&(k, _)| {
+                            [normal_cdf((a * k - tau) / s), normal_cdf((b * k - tau) / s)]
+                        })
+                        .collect();
+                    if (memo.len() + 1) * phis.len() > SUM_TEST_MEMO {
+                        memo.clear();
+                    }
+                    memo.insert(key, phis);
+                }
+                let phis = &memo[&key];
                 let mut v = 0.0;
-                for &(k, w) in ks {
-                    v += w * (normal_cdf((a * k - tau) / s) - ee * normal_cdf((b * k - tau) / s));
+                for (&(_, w), ab) in ks.iter().zip(phis.chunks_exact(2)) {
+                    v += w * (ab[0] - ee * ab[1]);
                 }
                 v - (1.0 + ee) * dropped
             };
