@@ -6,8 +6,8 @@ use std::sync::OnceLock;
 use std::time::Instant;
 
 /// Every registered claim's report row at the quick budget from one serial run (one claim after
-/// another on the calling thread), computed once per test binary and shared: the registry test
-/// asserts on it and the `verify` test compares the parallel command's rows with it.
+/// another on the calling thread), computed once per test binary: the `verify` test compares the
+/// parallel command's rows with it (the claims gate itself is `tests/claims.rs`).
 pub fn serial_quick_rows() -> &'static [Row] {
     static ROWS: OnceLock<Vec<Row>> = OnceLock::new();
     ROWS.get_or_init(|| {
