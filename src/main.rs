@@ -148,7 +148,7 @@ fn read_ledger(path: &std::path::Path) -> Result<dpsaddle::privacy::PrivacyLedge
 }
 
 fn privacy_cmd(cmd: PrivCmd) -> Result<serde_json::Value, Error> {
-    use dpsaddle::privacy::accountant::{by_name, tightest_delta, tightest_epsilon};
+    use dpsaddle::privacy::accountant::{by_name, every_delta, every_epsilon, PLD_DEFAULT_BUDGET};
     match cmd {
         PrivCmd::Epsilon {
             event,
@@ -156,14 +156,23 @@ fn privacy_cmd(cmd: PrivCmd) -> Result<serde_json::Value, Error> {
             accountant,
             ..
         } => {
+            dpsaddle::privacy::require_delta("delta", delta)?;
             let ledger = read_ledger(&event)?;
-            let r = match accountant {
-                Some(name) => by_name(&name)?.epsilon(&ledger, delta)?,
-                None => tightest_epsilon(&ledger, delta)?,
-            };
-            Ok(
-                serde_json::json!({"epsilon": r.epsilon, "delta": r.delta, "order": r.order, "accountant": r.accountant}),
-            )
+            match accountant {
+                Some(name) => {
+                    let r = by_name(&name)?.epsilon(&ledger, delta)?;
+                    Ok(
+                        serde_json::json!({"epsilon": r.epsilon, "delta": r.delta, "order": r.order, "accountant": r.accountant}),
+                    )
+                }
+                None => {
+                    let all = every_epsilon(&ledger, delta, PLD_DEFAULT_BUDGET)?;
+                    let best = all.iter().find(|p| p.tightest).expect("one is marked");
+                    Ok(
+                        serde_json::json!({"epsilon": best.value, "delta": delta, "order": best.order, "accountant": best.accountant, "accountants": all}),
+                    )
+                }
+            }
         }
         PrivCmd::Delta {
             event,
@@ -172,11 +181,19 @@ fn privacy_cmd(cmd: PrivCmd) -> Result<serde_json::Value, Error> {
             ..
         } => {
             let ledger = read_ledger(&event)?;
-            let (d, name) = match accountant {
-                Some(name) => (by_name(&name)?.delta(&ledger, epsilon)?, name),
-                None => tightest_delta(&ledger, epsilon)?,
-            };
-            Ok(serde_json::json!({"delta": d, "epsilon": epsilon, "accountant": name}))
+            match accountant {
+                Some(name) => {
+                    let d = by_name(&name)?.delta(&ledger, epsilon)?;
+                    Ok(serde_json::json!({"delta": d, "epsilon": epsilon, "accountant": name}))
+                }
+                None => {
+                    let all = every_delta(&ledger, epsilon, PLD_DEFAULT_BUDGET)?;
+                    let best = all.iter().find(|p| p.tightest).expect("one is marked");
+                    Ok(
+                        serde_json::json!({"delta": best.value, "epsilon": epsilon, "accountant": best.accountant, "accountants": all}),
+                    )
+                }
+            }
         }
         PrivCmd::Calibrate {
             epsilon,
@@ -200,6 +217,39 @@ fn privacy_cmd(cmd: PrivCmd) -> Result<serde_json::Value, Error> {
             Ok(serde_json::to_value(&c).expect("serializable"))
         }
     }
+}
+
+/// The human form of a privacy answer: one `key value` line per scalar, then (default
+/// accountant) every accountant's answer, the tightest marked.
+fn privacy_text(v: &serde_json::Value) -> String {
+    let mut s = String::new();
+    let Some(obj) = v.as_object() else {
+        return s;
+    };
+    for (k, x) in obj.iter().filter(|(k, _)| *k != "accountants") {
+        s += &format!("{k:<16} {x}\n");
+    }
+    if let Some(list) = obj.get("accountants").and_then(|a| a.as_array()) {
+        s += "every accountant (* = tightest):\n";
+        for p in list {
+            let name = p["accountant"].as_str().unwrap_or("?");
+            let mark = if p["tightest"].as_bool() == Some(true) {
+                "*"
+            } else {
+                " "
+            };
+            match p["value"].as_f64() {
+                Some(x) => s += &format!("  {mark} {name:<8} {x}\n"),
+                None => {
+                    s += &format!(
+                        "    {name:<8} no answer: {}\n",
+                        p["note"].as_str().unwrap_or("")
+                    )
+                }
+            }
+        }
+    }
+    s
 }
 
 #[derive(Subcommand)]
@@ -230,6 +280,8 @@ fn paper_matches(filter: &Option<String>, paper: &str) -> bool {
 }
 
 fn main() -> ExitCode {
+    // A closed stdout (`dpsaddle claims | head -1`) ends quietly with status 141.
+    dpsaddle::output::quiet_on_closed_pipe();
     let cli = Cli::parse();
     match cli.cmd {
         Cmd::Claims { paper, json } => {
@@ -399,10 +451,8 @@ fn main() -> ExitCode {
                             "{}",
                             serde_json::to_string_pretty(&v).expect("serializable")
                         );
-                    } else if let Some(obj) = v.as_object() {
-                        for (k, x) in obj {
-                            println!("{k:<16} {x}");
-                        }
+                    } else {
+                        print!("{}", privacy_text(&v));
                     }
                     ExitCode::SUCCESS
                 }

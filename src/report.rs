@@ -249,9 +249,12 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 
 /// Write report.json and report.md into `dir`.
 pub fn write(dir: &Path, rows: &[Row], budget: &str) -> Result<()> {
-    let json = serde_json::to_string_pretty(rows).expect("serializable") + "\n";
-    write_atomic(&dir.join("report.json"), json.as_bytes())?;
-    write_atomic(&dir.join("report.md"), markdown(rows, budget).as_bytes())
+    // Staged, then committed only when every file is written (`output::stage_and_commit`).
+    crate::output::stage_and_commit(dir, |dir| {
+        let json = serde_json::to_string_pretty(rows).expect("serializable") + "\n";
+        write_atomic(&dir.join("report.json"), json.as_bytes())?;
+        write_atomic(&dir.join("report.md"), markdown(rows, budget).as_bytes())
+    })
 }
 
 #[cfg(test)]

@@ -107,3 +107,133 @@ pub fn tightest_delta(ledger: &PrivacyLedger, epsilon: f64) -> Result<(f64, Stri
         ))
     })
 }
+
+/// The time the default (no `--accountant`) pricing gives the PLD accountant. The closed-form
+/// and RDP accountants cost microseconds to milliseconds whatever the counts (a count is a
+/// multiplication for them); PLD's cost grows with the grid its composed loss spans (≈ 10⁶
+/// points for 100 Gaussians of σ = 1), so by default it runs last, under this budget, and is
+/// reported as skipped when it does not finish in time (ask for it with `--accountant pld`).
+pub const PLD_DEFAULT_BUDGET: std::time::Duration = std::time::Duration::from_millis(1000);
+
+/// One accountant's answer in [`every_epsilon`] / [`every_delta`]: the value (ε or δ) with the
+/// RDP/moments order, or why it gave none (a refusal, or PLD over its budget).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Priced {
+    /// The accountant's name.
+    pub accountant: String,
+    /// ε (or δ) it proves; `None` when it gave no answer.
+    pub value: Option<f64>,
+    /// The optimizing order, if any.
+    pub order: Option<f64>,
+    /// Why there is no value (refusal or budget), if there is none.
+    pub note: Option<String>,
+    /// Is this the smallest value in the list (the first such, in the listed order)?
+    pub tightest: bool,
+}
+
+type PriceFn = fn(&dyn Accountant, &PrivacyLedger, f64) -> Result<(f64, Option<f64>)>;
+
+fn every(
+    ledger: &PrivacyLedger,
+    x: f64,
+    budget: std::time::Duration,
+    f: PriceFn,
+) -> Result<Vec<Priced>> {
+    let mut out = Vec::new();
+    let entry = |name: &str, r: Result<(f64, Option<f64>)>| -> Result<Priced> {
+        match r {
+            Ok((v, order)) => Ok(Priced {
+                accountant: name.into(),
+                value: Some(v),
+                order,
+                note: None,
+                tightest: false,
+            }),
+            Err(e) if is_unsupported(&e) => Ok(Priced {
+                accountant: name.into(),
+                value: None,
+                order: None,
+                note: Some(e.to_string()),
+                tightest: false,
+            }),
+            Err(e) => Err(e),
+        }
+    };
+    for name in ["rdp", "gdp", "zcdp", "moments"] {
+        out.push(entry(name, f(by_name(name)?.as_ref(), ledger, x))?);
+    }
+    // PLD on a worker thread, waited for at most `budget`; an unfinished worker is abandoned
+    // (the command line exits right after printing).
+    let (tx, rx) = std::sync::mpsc::channel();
+    let owned = ledger.clone();
+    std::thread::spawn(move || {
+        let acc = crate::privacy::pld::PldAccountant::default();
+        let _ = tx.send(f(&acc, &owned, x));
+    });
+    match rx.recv_timeout(budget) {
+        Ok(r) => out.push(entry("pld", r)?),
+        Err(_) => out.push(Priced {
+            accountant: "pld".into(),
+            value: None,
+            order: None,
+            note: Some(format!(
+                "not finished within the default budget of {} s (run it alone with --accountant pld)",
+                budget.as_secs_f64()
+            )),
+            tightest: false,
+        }),
+    }
+    let best = out
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| p.value.map(|v| (i, v)))
+        .fold(None, |b: Option<(usize, f64)>, (i, v)| match b {
+            Some((_, bv)) if bv <= v => b,
+            _ => Some((i, v)),
+        });
+    match best {
+        Some((i, _)) => out[i].tightest = true,
+        None => {
+            let refusals: Vec<String> = out
+                .iter()
+                .map(|p| format!("{}: {}", p.accountant, p.note.clone().unwrap_or_default()))
+                .collect();
+            return Err(Error::Unsupported(format!(
+                "no accountant prices this event ({})",
+                refusals.join("; ")
+            )));
+        }
+    }
+    Ok(out)
+}
+
+/// Every accountant's ε at δ: the cheap ones (RDP, GDP, zCDP, moments) always, PLD under
+/// `pld_budget` ([`PLD_DEFAULT_BUDGET`] on the command line); the smallest ε is marked
+/// `tightest`. Bad input is an error; refusals are listed with their reason.
+pub fn every_epsilon(
+    ledger: &PrivacyLedger,
+    delta: f64,
+    pld_budget: std::time::Duration,
+) -> Result<Vec<Priced>> {
+    crate::privacy::require_delta("delta", delta)?;
+    ledger.event.validate()?;
+    every(ledger, delta, pld_budget, |a, l, d| {
+        a.epsilon(l, d).map(|r| (r.epsilon, r.order))
+    })
+}
+
+/// Every accountant's δ at ε, as [`every_epsilon`].
+pub fn every_delta(
+    ledger: &PrivacyLedger,
+    epsilon: f64,
+    pld_budget: std::time::Duration,
+) -> Result<Vec<Priced>> {
+    require_nonnegative("epsilon", epsilon)?;
+    if !epsilon.is_finite() {
+        return Err(invalid("epsilon", format!("must be finite, got {epsilon}")));
+    }
+    ledger.event.validate()?;
+    every(ledger, epsilon, pld_budget, |a, l, e| {
+        a.delta(l, e).map(|d| (d, None))
+    })
+}
