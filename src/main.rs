@@ -68,6 +68,12 @@ enum Cmd {
         /// JSON on stdout (the default is a short human summary).
         #[arg(long)]
         json: bool,
+        /// Print only the (ε, δ) the run's ledger achieves (the run still produces the ledger).
+        #[arg(long)]
+        privacy_only: bool,
+        /// δ at which the ledger is priced (default: the config's `params.delta`, else 1e-5).
+        #[arg(long)]
+        delta: Option<f64>,
     },
     /// Generate or check JSON fixtures.
     Fixtures {
@@ -252,6 +258,37 @@ fn privacy_text(v: &serde_json::Value) -> String {
     s
 }
 
+/// Add `"privacy"` to a run's JSON: the (ε, δ) its ledger achieves at δ (the `--delta` flag,
+/// else the config's `params.delta`, else 1e-5), with the accountant that priced it.
+fn run_privacy(
+    mut v: serde_json::Value,
+    cfg: &config::RunConfig,
+    delta: Option<f64>,
+) -> Result<serde_json::Value, Error> {
+    use dpsaddle::privacy::accountant::{price_run_ledger, PLD_DEFAULT_BUDGET};
+    let delta = delta
+        .or_else(|| cfg.params.get("delta").and_then(|d| d.as_f64()))
+        .unwrap_or(1e-5);
+    let ledger: dpsaddle::privacy::PrivacyLedger = serde_json::from_value(v["ledger"].clone())
+        .map_err(|e| dpsaddle::error::invalid("ledger", e.to_string()))?;
+    let p = price_run_ledger(&ledger, delta, PLD_DEFAULT_BUDGET)?;
+    v["privacy"] = serde_json::to_value(&p).expect("serializable");
+    Ok(v)
+}
+
+/// The human lines of a run's privacy statement.
+fn run_privacy_text(p: &serde_json::Value) -> String {
+    let mut s = format!(
+        "privacy        (ε, δ) = ({}, {}) by {}\n",
+        p["epsilon"], p["delta"], p["accountant"].as_str().unwrap_or("?")
+    );
+    s += &format!("               {}\n", p["method"].as_str().unwrap_or(""));
+    if let Some(t) = p["truncation_delta"].as_f64() {
+        s += &format!("               of δ, {t:e} pays for truncating multiplicities\n");
+    }
+    s
+}
+
 #[derive(Subcommand)]
 enum FixCmd {
     /// Rewrite every fixture under DIR (byte-identical on a rerun).
@@ -289,6 +326,13 @@ fn main() -> ExitCode {
                 .into_iter()
                 .filter(|c| paper_matches(&paper, c.paper))
                 .collect();
+            // As `verify --paper`: a filter that matches no claim is bad input (exit 2).
+            if list.is_empty() {
+                return bad(dpsaddle::error::invalid(
+                    "paper",
+                    "no claim matches the filter",
+                ));
+            }
             if json {
                 let v: Vec<_> = list
                     .iter()
@@ -401,6 +445,8 @@ fn main() -> ExitCode {
             config: path,
             seed,
             json,
+            privacy_only,
+            delta,
         } => {
             let text = match std::fs::read_to_string(&path) {
                 Ok(t) => t,
@@ -415,7 +461,18 @@ fn main() -> ExitCode {
                 Ok(c) => c,
                 Err(e) => return bad(e),
             };
-            match config::run(&algorithm, &cfg, seed) {
+            match config::run(&algorithm, &cfg, seed).and_then(|v| run_privacy(v, &cfg, delta)) {
+                Ok(v) if privacy_only => {
+                    if json {
+                        println!(
+                            "{}",
+                            serde_json::to_string_pretty(&v["privacy"]).expect("serializable")
+                        );
+                    } else {
+                        print!("{}", run_privacy_text(&v["privacy"]));
+                    }
+                    ExitCode::SUCCESS
+                }
                 Ok(v) => {
                     if json {
                         println!(
@@ -432,6 +489,7 @@ fn main() -> ExitCode {
                         println!("population gap {}", v["population_gap"]);
                         println!("grad evals     {}", v["grad_evals"]);
                         println!("ledger         {}", v["ledger"]);
+                        print!("{}", run_privacy_text(&v["privacy"]));
                     }
                     ExitCode::SUCCESS
                 }

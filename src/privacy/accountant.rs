@@ -237,3 +237,76 @@ pub fn every_delta(
         a.delta(l, e).map(|d| (d, None))
     })
 }
+
+/// The (ε, δ) a run's ledger achieves, with the accountant that priced it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunPrivacy {
+    /// ε.
+    pub epsilon: f64,
+    /// δ (the total, including any truncation share).
+    pub delta: f64,
+    /// The accountant that gave ε (`replacement` for the crate's own with-replacement bound).
+    pub accountant: String,
+    /// What that accountant is.
+    pub method: String,
+    /// The optimizing order, if any.
+    pub order: Option<f64>,
+    /// The part of δ spent on truncating with-replacement multiplicities (replacement bound).
+    pub truncation_delta: Option<f64>,
+    /// Every accountant's answer (ledgers without sampling with replacement).
+    pub accountants: Vec<Priced>,
+}
+
+/// Does the tree sample with replacement anywhere?
+pub fn samples_with_replacement(e: &crate::privacy::DpEvent) -> bool {
+    use crate::privacy::DpEvent as E;
+    match e {
+        E::SampledWithReplacement { .. } => true,
+        E::SelfComposed { event, .. }
+        | E::PoissonSampled { event, .. }
+        | E::SampledWithoutReplacement { event, .. } => samples_with_replacement(event),
+        E::Composed(v) | E::ParallelComposed(v) => v.iter().any(samples_with_replacement),
+        _ => false,
+    }
+}
+
+/// Price a run's ledger at δ. A ledger that samples with replacement (noisy SGDA) is priced by
+/// the crate's own proved RDP bound for sampling with replacement
+/// ([`crate::privacy::replacement`], derivation in `proofs-notes/privacy.md`, "Sampling with
+/// replacement"), which the other accountants refuse, with the δ share it spends on truncating
+/// multiplicities; any other ledger by [`every_epsilon`] (the tightest answer, PLD under
+/// `pld_budget`).
+pub fn price_run_ledger(
+    ledger: &PrivacyLedger,
+    delta: f64,
+    pld_budget: std::time::Duration,
+) -> Result<RunPrivacy> {
+    crate::privacy::require_delta("delta", delta)?;
+    ledger.event.validate()?;
+    if samples_with_replacement(&ledger.event) {
+        let (epsilon, order, extra) = crate::privacy::replacement::rdp_epsilon_parts(ledger, delta)?;
+        return Ok(RunPrivacy {
+            epsilon,
+            delta,
+            accountant: "replacement".into(),
+            method: "dpsaddle's own proved RDP bound for sampling with replacement under \
+                     replace-one (privacy::replacement; proofs-notes/privacy.md, \"Sampling with \
+                     replacement\"); not an external accountant's figure"
+                .into(),
+            order: Some(order as f64),
+            truncation_delta: Some(extra),
+            accountants: Vec::new(),
+        });
+    }
+    let all = every_epsilon(ledger, delta, pld_budget)?;
+    let best = all.iter().find(|p| p.tightest).expect("one is marked").clone();
+    Ok(RunPrivacy {
+        epsilon: best.value.expect("the tightest has a value"),
+        delta,
+        method: format!("the tightest of the accountants listed ({})", best.accountant),
+        accountant: best.accountant,
+        order: best.order,
+        truncation_delta: None,
+        accountants: all,
+    })
+}
