@@ -74,6 +74,17 @@ pub fn stage_and_commit<T>(target: &Path, produce: impl FnOnce(&Path) -> Result<
     let result = produce(&stage).and_then(|v| {
         let mut files = Vec::new();
         list_files(&stage, &stage, &mut files)?;
+        // Refuse before moving anything if a destination cannot take a file (a directory in the
+        // way), so the commit does not stop half-way for a reason known in advance.
+        for rel in &files {
+            let to = target.join(rel);
+            if to.is_dir() {
+                return Err(Error::Io {
+                    path: to.display().to_string(),
+                    source: std::io::Error::other("a directory is in the way of this output file"),
+                });
+            }
+        }
         for rel in &files {
             let to = target.join(rel);
             if let Some(dir) = to.parent() {

@@ -416,3 +416,60 @@ proptest! {
         prop_assert!(t0.elapsed() < CASE_BOUND);
     }
 }
+
+/// Every file path a reader meets in the rustdoc, the READMEs and the notes (`src/…`, `tests/…`,
+/// `fixtures/…`, `proofs-notes/…`, `scripts/…`, `benches/…`, `docs/…` ending in .rs, .md, .json
+/// or .py) names a file in the repository.
+#[test]
+fn every_referenced_repository_file_exists() {
+    let mut texts = vec![PathBuf::from("README.md")];
+    let mut stack = vec![
+        PathBuf::from("src"),
+        PathBuf::from("proofs-notes"),
+        PathBuf::from("fixtures"),
+    ];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs" || x == "md") {
+                texts.push(p);
+            }
+        }
+    }
+    let prefixes = [
+        "src/",
+        "tests/",
+        "fixtures/",
+        "proofs-notes/",
+        "scripts/",
+        "benches/",
+        "docs/",
+    ];
+    let mut missing = Vec::new();
+    for t in &texts {
+        let text = std::fs::read_to_string(t).unwrap();
+        for pre in prefixes {
+            let mut from = 0;
+            while let Some(i) = text[from..].find(pre) {
+                let start = from + i;
+                from = start + pre.len();
+                let before = text[..start].chars().next_back();
+                if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '/' || c == '.') {
+                    continue;
+                }
+                let path: String = text[start..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || "_-./".contains(*c))
+                    .collect();
+                let path = path.trim_end_matches('.');
+                let has_ext = [".rs", ".md", ".json", ".py"].iter().any(|e| path.ends_with(e));
+                if has_ext && !path.contains('*') && !std::path::Path::new(path).exists() {
+                    missing.push(format!("{}: {path}", t.display()));
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "references to files not in the repository:\n{}", missing.join("\n"));
+}
