@@ -162,6 +162,21 @@ fn every(
     for name in ["rdp", "gdp", "zcdp", "moments"] {
         out.push(entry(name, f(by_name(name)?.as_ref(), ledger, x))?);
     }
+    // PLD is not started at all when the tree composes more than PLD_DEFAULT_MAX_COMPOSITIONS
+    // mechanisms (its grid grows with the composition; such trees never finish in the budget).
+    let compositions = pld_compositions(&ledger.event);
+    if compositions > PLD_DEFAULT_MAX_COMPOSITIONS {
+        out.push(Priced {
+            accountant: "pld".into(),
+            value: None,
+            order: None,
+            note: Some(format!(
+                "not run by default: the tree composes {compositions} mechanisms, more than                  {PLD_DEFAULT_MAX_COMPOSITIONS} (run it alone with --accountant pld)"
+            )),
+            tightest: false,
+        });
+        return mark_tightest(out);
+    }
     // PLD on a worker thread, waited for at most `budget`; an unfinished worker is abandoned
     // (the command line exits right after printing).
     let (tx, rx) = std::sync::mpsc::channel();
@@ -183,6 +198,31 @@ fn every(
             tightest: false,
         }),
     }
+    mark_tightest(out)
+}
+
+/// The most mechanisms the default pricing lets PLD compose (counted with multiplicity by
+/// [`pld_compositions`]).
+pub const PLD_DEFAULT_MAX_COMPOSITIONS: u128 = 1000;
+
+/// The number of mechanisms a tree composes, counted with multiplicity (a `self_composed` count
+/// multiplies; lists add; wrappers pass through; saturating).
+pub fn pld_compositions(e: &crate::privacy::DpEvent) -> u128 {
+    use crate::privacy::DpEvent as E;
+    match e {
+        E::Gaussian { .. } | E::Laplace { .. } => 1,
+        E::SelfComposed { count, event } => (*count as u128).saturating_mul(pld_compositions(event)),
+        E::Composed(v) | E::ParallelComposed(v) => {
+            v.iter().fold(0u128, |a, x| a.saturating_add(pld_compositions(x)))
+        }
+        E::PoissonSampled { event, .. }
+        | E::SampledWithoutReplacement { event, .. }
+        | E::SampledWithReplacement { event, .. } => pld_compositions(event),
+        E::PostProcessing | E::NoOp => 0,
+    }
+}
+
+fn mark_tightest(mut out: Vec<Priced>) -> Result<Vec<Priced>> {
     let best = out
         .iter()
         .enumerate()
