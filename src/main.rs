@@ -280,7 +280,9 @@ fn run_privacy(
 fn run_privacy_text(p: &serde_json::Value) -> String {
     let mut s = format!(
         "privacy        (ε, δ) = ({}, {}) by {}\n",
-        p["epsilon"], p["delta"], p["accountant"].as_str().unwrap_or("?")
+        p["epsilon"],
+        p["delta"],
+        p["accountant"].as_str().unwrap_or("?")
     );
     s += &format!("               {}\n", p["method"].as_str().unwrap_or(""));
     if let Some(t) = p["truncation_delta"].as_f64() {

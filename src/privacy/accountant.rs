@@ -211,10 +211,12 @@ pub fn pld_compositions(e: &crate::privacy::DpEvent) -> u128 {
     use crate::privacy::DpEvent as E;
     match e {
         E::Gaussian { .. } | E::Laplace { .. } => 1,
-        E::SelfComposed { count, event } => (*count as u128).saturating_mul(pld_compositions(event)),
-        E::Composed(v) | E::ParallelComposed(v) => {
-            v.iter().fold(0u128, |a, x| a.saturating_add(pld_compositions(x)))
+        E::SelfComposed { count, event } => {
+            (*count as u128).saturating_mul(pld_compositions(event))
         }
+        E::Composed(v) | E::ParallelComposed(v) => v
+            .iter()
+            .fold(0u128, |a, x| a.saturating_add(pld_compositions(x))),
         E::PoissonSampled { event, .. }
         | E::SampledWithoutReplacement { event, .. }
         | E::SampledWithReplacement { event, .. } => pld_compositions(event),
@@ -324,7 +326,8 @@ pub fn price_run_ledger(
     crate::privacy::require_delta("delta", delta)?;
     ledger.event.validate()?;
     if samples_with_replacement(&ledger.event) {
-        let (epsilon, order, extra) = crate::privacy::replacement::rdp_epsilon_parts(ledger, delta)?;
+        let (epsilon, order, extra) =
+            crate::privacy::replacement::rdp_epsilon_parts(ledger, delta)?;
         return Ok(RunPrivacy {
             epsilon,
             delta,
@@ -339,11 +342,18 @@ pub fn price_run_ledger(
         });
     }
     let all = every_epsilon(ledger, delta, pld_budget)?;
-    let best = all.iter().find(|p| p.tightest).expect("one is marked").clone();
+    let best = all
+        .iter()
+        .find(|p| p.tightest)
+        .expect("one is marked")
+        .clone();
     Ok(RunPrivacy {
         epsilon: best.value.expect("the tightest has a value"),
         delta,
-        method: format!("the tightest of the accountants listed ({})", best.accountant),
+        method: format!(
+            "the tightest of the accountants listed ({})",
+            best.accountant
+        ),
         accountant: best.accountant,
         order: best.order,
         truncation_delta: None,
