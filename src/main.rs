@@ -269,6 +269,13 @@ fn run_privacy(
     let delta = delta
         .or_else(|| cfg.params.get("delta").and_then(|d| d.as_f64()))
         .unwrap_or(1e-5);
+    if v["ledger"].is_null() {
+        v["privacy"] = serde_json::json!({
+            "private": false,
+            "note": "this algorithm releases its output without noise: no (ε, δ) guarantee",
+        });
+        return Ok(v);
+    }
     let ledger: dpsaddle::privacy::PrivacyLedger = serde_json::from_value(v["ledger"].clone())
         .map_err(|e| dpsaddle::error::invalid("ledger", e.to_string()))?;
     let p = price_run_ledger(&ledger, delta, PLD_DEFAULT_BUDGET)?;
@@ -278,6 +285,9 @@ fn run_privacy(
 
 /// The human lines of a run's privacy statement.
 fn run_privacy_text(p: &serde_json::Value) -> String {
+    if let Some(note) = p["note"].as_str() {
+        return format!("privacy        none: {note}\n");
+    }
     let mut s = format!(
         "privacy        (ε, δ) = ({}, {}) by {}\n",
         p["epsilon"],
