@@ -3,6 +3,7 @@
 //! operator g(·; x) of BGM23 §2, "Saddle Operator", counts as one gradient evaluation).
 
 use crate::linalg;
+use crate::problem::saddle::{DenseKernel, OperatorKernel};
 use crate::problem::{Objective, SaddleFn};
 use std::cell::Cell;
 
@@ -89,6 +90,62 @@ impl<'a> Oracle<'a> {
         gw.iter_mut().for_each(|v| *v /= n);
         gt.iter_mut().for_each(|v| *v /= n);
         (gw, gt)
+    }
+
+    /// The loss's per-sample [`OperatorKernel`] (its allocation-free one where the family has
+    /// one, else the dense path), for [`Oracle::minibatch_operator`] and
+    /// [`Oracle::weighted_operator`], which count the evaluations.
+    pub fn kernel(&self) -> Box<dyn OperatorKernel + 'a> {
+        self.f
+            .operator_kernel()
+            .unwrap_or_else(|| Box::new(DenseKernel { f: self.f }))
+    }
+
+    /// The minibatch saddle operator Σ_{i ∈ idx} s·g(w, θ; x_i), summed in the order of `idx`
+    /// from 0.0, written into (g_w, g_θ) with no allocation; counts one gradient evaluation per
+    /// index. Values as `axpy(s, a_i, g)` over the operators (a_i, b_i) of [`Oracle::operator`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn minibatch_operator(
+        &self,
+        kernel: &mut dyn OperatorKernel,
+        points: &[Vec<f64>],
+        idx: &[usize],
+        s: f64,
+        w: &[f64],
+        theta: &[f64],
+        gw: &mut [f64],
+        gt: &mut [f64],
+    ) {
+        gw.iter_mut().for_each(|v| *v = 0.0);
+        gt.iter_mut().for_each(|v| *v = 0.0);
+        kernel.prepare(w, theta);
+        for &i in idx {
+            kernel.add_operator(w, theta, &points[i], s, gw, gt);
+        }
+        self.grads.set(self.grads.get() + idx.len() as u64);
+    }
+
+    /// The data part of [`Oracle::objective_operator`]: Σ_j π_j g(w, θ; x_j) summed in index
+    /// order from 0.0, into (g_w, g_θ), with no allocation; counts one gradient evaluation per
+    /// mixture point. (The regularizer is [`crate::problem::Regularizer::add_operator`].)
+    #[allow(clippy::too_many_arguments)]
+    pub fn weighted_operator(
+        &self,
+        kernel: &mut dyn OperatorKernel,
+        points: &[Vec<f64>],
+        weights: &[f64],
+        w: &[f64],
+        theta: &[f64],
+        gw: &mut [f64],
+        gt: &mut [f64],
+    ) {
+        gw.iter_mut().for_each(|v| *v = 0.0);
+        gt.iter_mut().for_each(|v| *v = 0.0);
+        kernel.prepare(w, theta);
+        for (x, &p) in points.iter().zip(weights) {
+            kernel.add_operator(w, theta, x, p, gw, gt);
+        }
+        self.grads.set(self.grads.get() + points.len() as u64);
     }
 
     /// Gradient (operator) evaluations so far.

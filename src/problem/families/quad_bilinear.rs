@@ -14,7 +14,7 @@ use crate::error::{invalid, Error, Result};
 use crate::geometry::Domain;
 use crate::linalg::{self, Matrix};
 use crate::problem::saddle::{
-    weighted_point_mean, Constants, GradSink, Mixture, Objective, SaddleFn,
+    weighted_point_mean, Constants, GradSink, Mixture, Objective, OperatorKernel, SaddleFn,
 };
 use serde::{Deserialize, Serialize};
 
@@ -213,6 +213,84 @@ fn selector(m: &Matrix) -> Option<Sel> {
     }
 }
 
+/// [`QuadBilinear`]'s allocation-free per-sample kernel: Cθ and Cᵀw once per point (w, θ), then
+/// O(d) per sample when A and B are coordinate selectors (the data-affine layout [I 0], [0 I]),
+/// O(d·k) row products otherwise; every value equals [`SaddleFn::grad`]'s.
+struct QuadBilinearKernel<'a> {
+    f: &'a QuadBilinear,
+    sel_a: Option<Sel>,
+    sel_b: Option<Sel>,
+    cth: Vec<f64>,
+    ctw: Vec<f64>,
+}
+
+/// (A x)_i as [`Matrix::matvec`] computes it: `dot(row_i, x)`, which for a selector row (one 1.0
+/// at column k, zeros elsewhere) is exactly `0.0 + x[k]` (the products 0·x_j are ±0, their sum
+/// from 0.0 is +0.0, and adding ±0 to a finite value changes nothing, except that −0.0 becomes
+/// +0.0, which `0.0 + x[k]` reproduces).
+#[inline(always)]
+fn sel_entry(sel: &Sel, i: usize, x: &[f64]) -> f64 {
+    match sel {
+        Sel::Block(o) => 0.0 + x[o + i],
+        Sel::Index(idx) => 0.0 + x[idx[i]],
+    }
+}
+
+impl OperatorKernel for QuadBilinearKernel<'_> {
+    fn prepare(&mut self, w: &[f64], theta: &[f64]) {
+        self.f.coupling.matvec_into(theta, &mut self.cth);
+        self.f.coupling.matvec_t_into(w, &mut self.ctw);
+    }
+
+    fn add_operator(
+        &mut self,
+        w: &[f64],
+        theta: &[f64],
+        x: &[f64],
+        s: f64,
+        acc_w: &mut [f64],
+        acc_theta: &mut [f64],
+    ) {
+        let (alpha, gamma) = (self.f.alpha, self.f.gamma);
+        // `grad`: gw = (A x + 1·Cθ) + αw; gθ = (−(B x) + 1·Cᵀw) + (−γ)θ; the operator's θ block
+        // is −1·gθ, and each is added as s·g.
+        match &self.sel_a {
+            Some(Sel::Block(o)) => {
+                let xs = &x[*o..*o + acc_w.len()];
+                for (((a, xk), c), wj) in acc_w.iter_mut().zip(xs).zip(&self.cth).zip(w) {
+                    *a += s * (((0.0 + xk) + c) + alpha * wj);
+                }
+            }
+            sel => {
+                for (i, ((a, c), wj)) in acc_w.iter_mut().zip(&self.cth).zip(w).enumerate() {
+                    let ax = match sel {
+                        Some(sel) => sel_entry(sel, i, x),
+                        None => linalg::dot(self.f.a_map.row(i), x),
+                    };
+                    *a += s * ((ax + c) + alpha * wj);
+                }
+            }
+        }
+        match &self.sel_b {
+            Some(Sel::Block(o)) => {
+                let xs = &x[*o..*o + acc_theta.len()];
+                for (((a, xk), c), tj) in acc_theta.iter_mut().zip(xs).zip(&self.ctw).zip(theta) {
+                    *a += s * (-1.0 * ((-1.0 * (0.0 + xk) + c) + (-gamma) * tj));
+                }
+            }
+            sel => {
+                for (i, ((a, c), tj)) in acc_theta.iter_mut().zip(&self.ctw).zip(theta).enumerate() {
+                    let bx = match sel {
+                        Some(sel) => sel_entry(sel, i, x),
+                        None => linalg::dot(self.f.b_map.row(i), x),
+                    };
+                    *a += s * (-1.0 * ((-1.0 * bx + c) + (-gamma) * tj));
+                }
+            }
+        }
+    }
+}
+
 fn prefix(field: &str, e: Error) -> Error {
     match e {
         Error::Invalid { field: f, msg } => invalid(format!("{field}.{f}"), msg),
@@ -311,6 +389,15 @@ impl SaddleFn for QuadBilinear {
             }
             each(i, &gw, &gt);
         }
+    }
+    fn operator_kernel(&self) -> Option<Box<dyn OperatorKernel + '_>> {
+        Some(Box::new(QuadBilinearKernel {
+            f: self,
+            sel_a: selector(&self.a_map),
+            sel_b: selector(&self.b_map),
+            cth: vec![0.0; self.dim_w()],
+            ctw: vec![0.0; self.dim_theta()],
+        }))
     }
     /// L ≤ max_x ‖(A x, B x)‖ + ‖C‖_op·R + max(α, γ)·R with R = max ‖(w, θ)‖ over W×Θ: the
     /// gradient is (Ax + Cθ + αw, −Bx + Cᵀw − γθ) and ‖(Cθ, Cᵀw)‖ ≤ ‖C‖_op‖(θ, w)‖. Attained when
