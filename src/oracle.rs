@@ -125,6 +125,25 @@ impl<'a> Oracle<'a> {
         self.grads.set(self.grads.get() + idx.len() as u64);
     }
 
+    /// The saddle operator g(w, θ; x) written into (g_w, g_θ) with no allocation (the values of
+    /// [`Oracle::operator`]: the buffers start at −0.0, the identity of addition, and receive
+    /// 1·g); counts one gradient evaluation.
+    pub fn operator_into(
+        &self,
+        kernel: &mut dyn OperatorKernel,
+        x: &[f64],
+        w: &[f64],
+        theta: &[f64],
+        gw: &mut [f64],
+        gt: &mut [f64],
+    ) {
+        gw.iter_mut().for_each(|v| *v = -0.0);
+        gt.iter_mut().for_each(|v| *v = -0.0);
+        kernel.prepare(w, theta);
+        kernel.add_operator(w, theta, x, 1.0, gw, gt);
+        self.grads.set(self.grads.get() + 1);
+    }
+
     /// The data part of [`Oracle::objective_operator`]: Σ_j π_j g(w, θ; x_j) summed in index
     /// order from 0.0, into (g_w, g_θ), with no allocation; counts one gradient evaluation per
     /// mixture point. (The regularizer is [`crate::problem::Regularizer::add_operator`].)

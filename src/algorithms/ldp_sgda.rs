@@ -40,7 +40,7 @@ use crate::papers::bgm23::schedules::{
 use crate::papers::Reading;
 use crate::problem::saddle::validate_point;
 use crate::problem::{Dataset, SaddleFn};
-use crate::rng::NoiseSource;
+use crate::rng::{NoiseSource, StepLabel};
 use serde::{Deserialize, Serialize};
 
 /// One-pass local-DP SGDA (BGM23 App. A.2, Cor 16).
@@ -201,6 +201,25 @@ impl LdpSgda {
         s: &Dataset,
         noise: &mut NoiseSource,
     ) -> Result<LdpRun> {
+        let mut iterates = Vec::with_capacity(s.len() + 1);
+        let (output, order) = self.run_inner(f, s, noise, Some(&mut iterates))?;
+        Ok(LdpRun {
+            output,
+            order,
+            iterates,
+        })
+    }
+
+    /// The one pass: each user's operator through the loss's per-sample kernel into
+    /// preallocated buffers, one-shot noise streams, projections in place; the iterates are kept
+    /// only when `trace` asks for them.
+    fn run_inner(
+        &self,
+        f: &dyn SaddleFn,
+        s: &Dataset,
+        noise: &mut NoiseSource,
+        mut trace: Option<&mut Vec<Vec<f64>>>,
+    ) -> Result<(Output, Vec<usize>)> {
         crate::algorithms::check_data(f, s)?;
         validate_point(f, &self.start_w, &self.start_theta)
             .map_err(|e| crate::problem::spec::rename(e, "start"))?;
@@ -210,31 +229,36 @@ impl LdpSgda {
         let cal = bgm23_cor16(self.lipschitz, self.epsilon, self.delta, self.variant)?;
         let order = noise.permutation(&format!("{}ldp_sgda/permutation", self.label_prefix), n)?;
         let oracle = Oracle::new(f);
+        let mut kernel = oracle.kernel();
         let mut w = self.start_w.clone();
         let mut th = self.start_theta.clone();
         let mut sum_w = vec![0.0; dw];
         let mut sum_t = vec![0.0; dt];
-        let mut iterates = Vec::with_capacity(n + 1);
-        iterates.push(linalg::concat(&w, &th));
+        let (mut gw, mut gt) = (vec![0.0; dw], vec![0.0; dt]);
+        let mut xi = vec![0.0; dw + dt];
+        let label = StepLabel::new(format!("{}ldp_sgda/noise/step=", self.label_prefix));
+        if let Some(it) = trace.as_deref_mut() {
+            it.push(linalg::concat(&w, &th));
+        }
         for (t, &i) in (1..=n).zip(&order) {
             linalg::axpy(1.0, &w, &mut sum_w);
             linalg::axpy(1.0, &th, &mut sum_t);
-            let (mut gw, mut gt) = oracle.operator(&w, &th, &s.points[i]);
-            let xi = noise.gaussian(
-                &format!("{}ldp_sgda/noise/step={t}", self.label_prefix),
-                dw + dt,
-                p.sigma,
-            )?;
-            let (xw, xt) = linalg::split(&xi, dw);
-            linalg::axpy(1.0, &xw, &mut gw);
-            linalg::axpy(1.0, &xt, &mut gt);
-            w = f
-                .domain_w()
-                .project(&linalg::sub(&w, &linalg::scale(p.eta, &gw)));
-            th = f
-                .domain_theta()
-                .project(&linalg::sub(&th, &linalg::scale(p.eta, &gt)));
-            iterates.push(linalg::concat(&w, &th));
+            oracle.operator_into(kernel.as_mut(), &s.points[i], &w, &th, &mut gw, &mut gt);
+            noise.gaussian_at(&label, t as u64, p.sigma, &mut xi)?;
+            let (xw, xt) = xi.split_at(dw);
+            linalg::axpy(1.0, xw, &mut gw);
+            linalg::axpy(1.0, xt, &mut gt);
+            for (wk, g) in w.iter_mut().zip(&gw) {
+                *wk -= p.eta * g;
+            }
+            for (tk, g) in th.iter_mut().zip(&gt) {
+                *tk -= p.eta * g;
+            }
+            f.domain_w().project_in_place(&mut w);
+            f.domain_theta().project_in_place(&mut th);
+            if let Some(it) = trace.as_deref_mut() {
+                it.push(linalg::concat(&w, &th));
+            }
         }
         let inv = 1.0 / n as f64;
         let output = Output {
@@ -254,15 +278,11 @@ impl LdpSgda {
                 ledger_scope: "each user's single release (local randomizer); users' records are \
                                disjoint"
                     .to_string(),
-                last_iterate: iterates.last().cloned(),
+                last_iterate: Some(linalg::concat(&w, &th)),
                 average: "z_0..z_{n-1} (BGM23 eq. (14), T = n)".to_string(),
             }),
         };
-        Ok(LdpRun {
-            output,
-            order,
-            iterates,
-        })
+        Ok((output, order))
     }
 }
 
@@ -278,6 +298,6 @@ impl Algorithm for LdpSgda {
     }
 
     fn run(&self, f: &dyn SaddleFn, s: &Dataset, noise: &mut NoiseSource) -> Result<Output> {
-        Ok(self.run_traced(f, s, noise)?.output)
+        Ok(self.run_inner(f, s, noise, None)?.0)
     }
 }

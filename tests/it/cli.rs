@@ -353,7 +353,7 @@ fn noisy_and_ldp_sgda_configs_run_and_repeat() {
     ] {
         let run = || {
             bin()
-                .args(["run", alg, "--config", file, "--json"])
+                .args(["run", alg, "--config", file, "--json", "--tape"])
                 .output()
                 .unwrap()
         };
@@ -383,6 +383,16 @@ fn noisy_and_ldp_sgda_configs_run_and_repeat() {
         assert!(v["population_gap"].as_f64().unwrap() >= -1e-12);
         assert!(v["noise_tape"]["draws"].as_array().unwrap().len() > 1);
         assert_eq!(run().stdout, out.stdout, "{alg}: same seed, same output");
+        // Without --tape nothing is recorded and the run is the same.
+        let plain = bin()
+            .args(["run", alg, "--config", file, "--json"])
+            .output()
+            .unwrap();
+        let p: serde_json::Value = serde_json::from_slice(&plain.stdout).unwrap();
+        assert!(p["noise_tape"].is_null(), "{alg}: no tape unless asked");
+        for key in ["w", "theta", "grad_evals", "info", "ledger", "empirical_gap"] {
+            assert_eq!(p[key], v[key], "{alg}: {key} with and without --tape");
+        }
     }
 }
 
