@@ -222,6 +222,9 @@ struct QuadBilinearKernel<'a> {
     sel_b: Option<Sel>,
     cth: Vec<f64>,
     ctw: Vec<f64>,
+    /// αw and (−γ)θ of the prepared point (each one rounded product, as `grad` computes it).
+    aw: Vec<f64>,
+    gtheta: Vec<f64>,
 }
 
 /// (A x)_i as [`Matrix::matvec`] computes it: `dot(row_i, x)`, which for a selector row (one 1.0
@@ -240,6 +243,12 @@ impl OperatorKernel for QuadBilinearKernel<'_> {
     fn prepare(&mut self, w: &[f64], theta: &[f64]) {
         self.f.coupling.matvec_into(theta, &mut self.cth);
         self.f.coupling.matvec_t_into(w, &mut self.ctw);
+        for (a, wj) in self.aw.iter_mut().zip(w) {
+            *a = self.f.alpha * wj;
+        }
+        for (a, tj) in self.gtheta.iter_mut().zip(theta) {
+            *a = (-self.f.gamma) * tj;
+        }
     }
 
     fn add_operator(
@@ -257,8 +266,8 @@ impl OperatorKernel for QuadBilinearKernel<'_> {
         match &self.sel_a {
             Some(Sel::Block(o)) => {
                 let xs = &x[*o..*o + acc_w.len()];
-                for (((a, xk), c), wj) in acc_w.iter_mut().zip(xs).zip(&self.cth).zip(w) {
-                    *a += s * (((0.0 + xk) + c) + alpha * wj);
+                for (((a, xk), c), awj) in acc_w.iter_mut().zip(xs).zip(&self.cth).zip(&self.aw) {
+                    *a += s * (((0.0 + xk) + c) + awj);
                 }
             }
             sel => {
@@ -274,8 +283,8 @@ impl OperatorKernel for QuadBilinearKernel<'_> {
         match &self.sel_b {
             Some(Sel::Block(o)) => {
                 let xs = &x[*o..*o + acc_theta.len()];
-                for (((a, xk), c), tj) in acc_theta.iter_mut().zip(xs).zip(&self.ctw).zip(theta) {
-                    *a += s * (-1.0 * ((-1.0 * (0.0 + xk) + c) + (-gamma) * tj));
+                for (((a, xk), c), gtj) in acc_theta.iter_mut().zip(xs).zip(&self.ctw).zip(&self.gtheta) {
+                    *a += s * (-1.0 * ((-1.0 * (0.0 + xk) + c) + gtj));
                 }
             }
             sel => {
@@ -397,6 +406,8 @@ impl SaddleFn for QuadBilinear {
             sel_b: selector(&self.b_map),
             cth: vec![0.0; self.dim_w()],
             ctw: vec![0.0; self.dim_theta()],
+            aw: vec![0.0; self.dim_w()],
+            gtheta: vec![0.0; self.dim_theta()],
         }))
     }
     /// L ≤ max_x ‖(A x, B x)‖ + ‖C‖_op·R + max(α, γ)·R with R = max ‖(w, θ)‖ over W×Θ: the
