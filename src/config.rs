@@ -350,7 +350,12 @@ pub fn run_with(
         NoiseSource::sample(seed)
     };
     let out = alg.run(f.as_ref(), &s, &mut noise)?;
-    let emp = gap_function(f.as_ref(), &Objective::empirical(&s), &out.w, &out.theta)?;
+    let n = s.len();
+    let emp = Objective {
+        data: crate::problem::Mixture::empirical_owned(s.points),
+        reg: crate::problem::Regularizer::none(),
+    };
+    let emp = gap_function(f.as_ref(), &emp, &out.w, &out.theta)?;
     let pop = match &dist {
         Some(d) => {
             Some(gap_function(f.as_ref(), &Objective::population(d), &out.w, &out.theta)?.gap)
@@ -362,7 +367,7 @@ pub fn run_with(
         "name": alg.name(),
         "problem": f.name(),
         "seed": seed,
-        "n": s.len(),
+        "n": n,
         "w": out.w,
         "theta": out.theta,
         "empirical_gap": emp.gap,
@@ -410,11 +415,17 @@ pub fn prepare(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> 
             if *n == 0 {
                 return Err(invalid("data.n", "must be ≥ 1"));
             }
+            // The uniforms of "data/sample" in order, mapped by inverse CDF in blocks (the
+            // values of `d.sample_indices` on all n uniforms at once, without holding them).
             let mut st = Stream::new(seed, "data/sample");
-            let u: Vec<f64> = (0..*n).map(|_| st.uniform()).collect();
-            let idx = d.sample_indices(&u)?;
-            let s = d.dataset_from_sequence(&idx)?;
-            (s, Some(d))
+            let mut points = Vec::with_capacity(*n);
+            let mut left = *n;
+            while left > 0 {
+                let u = st.uniforms(left.min(1 << 12));
+                left -= u.len();
+                points.extend(d.sample_indices(&u)?.into_iter().map(|j| d.atoms[j].clone()));
+            }
+            (Dataset { points }, Some(d))
         }
     };
     if s.point_dim() != f.point_dim() {

@@ -33,10 +33,15 @@ pub struct Mixture {
 impl Mixture {
     /// F_S: each point of S with weight 1/n (BGM23 §2).
     pub fn empirical(s: &Dataset) -> Mixture {
-        let n = s.len() as f64;
+        Mixture::empirical_owned(s.points.clone())
+    }
+
+    /// [`Mixture::empirical`] of the dataset with these points, taking them without a copy.
+    pub fn empirical_owned(points: Vec<Vec<f64>>) -> Mixture {
+        let n = points.len();
         Mixture {
-            points: s.points.clone(),
-            weights: vec![1.0 / n; s.len()],
+            points,
+            weights: vec![1.0 / n as f64; n],
         }
     }
 
