@@ -103,12 +103,15 @@ impl<'a> Oracle<'a> {
 
     /// The minibatch saddle operator Σ_{i ∈ idx} s·g(w, θ; x_i), summed in the order of `idx`
     /// from 0.0, written into (g_w, g_θ) with no allocation; counts one gradient evaluation per
-    /// index. Values as `axpy(s, a_i, g)` over the operators (a_i, b_i) of [`Oracle::operator`].
+    /// index. The points are rows of length `k` of the contiguous array `flat` (x_i =
+    /// `flat[i·k .. (i+1)·k]`, see [`flatten`]: one memory access chain per sample). Values as
+    /// `axpy(s, a_i, g)` over the operators (a_i, b_i) of [`Oracle::operator`].
     #[allow(clippy::too_many_arguments)]
     pub fn minibatch_operator(
         &self,
         kernel: &mut dyn OperatorKernel,
-        points: &[Vec<f64>],
+        flat: &[f64],
+        k: usize,
         idx: &[usize],
         s: f64,
         w: &[f64],
@@ -119,13 +122,8 @@ impl<'a> Oracle<'a> {
         gw.iter_mut().for_each(|v| *v = 0.0);
         gt.iter_mut().for_each(|v| *v = 0.0);
         kernel.prepare(w, theta);
-        for (j, &i) in idx.iter().enumerate() {
-            // The points are scattered in memory; asking for the next one early lets its loads
-            // overlap this sample's arithmetic (a hint only: no effect on any value).
-            if let Some(&next) = idx.get(j + 1) {
-                prefetch(&points[next]);
-            }
-            kernel.add_operator(w, theta, &points[i], s, gw, gt);
+        for &i in idx {
+            kernel.add_operator(w, theta, &flat[i * k..(i + 1) * k], s, gw, gt);
         }
         self.grads.set(self.grads.get() + idx.len() as u64);
     }
@@ -212,12 +210,8 @@ impl<'a> OpOracle<'a> {
     }
 }
 
-/// Touch one value per 64-byte cache line of `x`, so that its loads start early and overlap
-/// the current sample's arithmetic (the crate has no `unsafe`, hence no prefetch intrinsic; the
-/// values read are discarded).
-#[inline(always)]
-fn prefetch(x: &[f64]) {
-    for k in (0..x.len()).step_by(8) {
-        std::hint::black_box(x[k]);
-    }
+/// The points as one contiguous row-major array (rows of equal length), for
+/// [`Oracle::minibatch_operator`].
+pub fn flatten(points: &[Vec<f64>]) -> Vec<f64> {
+    points.concat()
 }
