@@ -32,7 +32,11 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 black_box(
                     p.alg
-                        .run(p.f.as_ref(), black_box(&p.s), &mut NoiseSource::sample(p.seed))
+                        .run(
+                            p.f.as_ref(),
+                            black_box(&p.s),
+                            &mut NoiseSource::sample(p.seed),
+                        )
                         .unwrap(),
                 )
             })

@@ -14,10 +14,10 @@
 
 use crate::algorithms::ldp_sgda::LdpSgda;
 use crate::algorithms::noisy_sgda::NoisySgda;
-use crate::algorithms::sgda::{Batch, Sgda};
 use crate::algorithms::recursive_regularization::{
     AempSpec, DistanceRule, NPrimeRule, RecursiveRegularization, Schedule,
 };
+use crate::algorithms::sgda::{Batch, Sgda};
 use crate::algorithms::{Algorithm, OutputPerturbation, RegularizedSaddlePoint};
 use crate::error::{invalid, Error, Result};
 use crate::gap::gap_function;
@@ -423,7 +423,11 @@ pub fn prepare(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> 
             while left > 0 {
                 let u = st.uniforms(left.min(1 << 12));
                 left -= u.len();
-                points.extend(d.sample_indices(&u)?.into_iter().map(|j| d.atoms[j].clone()));
+                points.extend(
+                    d.sample_indices(&u)?
+                        .into_iter()
+                        .map(|j| d.atoms[j].clone()),
+                );
             }
             (Dataset { points }, Some(d))
         }

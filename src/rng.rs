@@ -65,6 +65,14 @@
 //! matches the i-th tape entry in label, kind, count (and `n` for indices). Replaying the tape
 //! recorded by a run reproduces that run's values bit for bit.
 //!
+//! **One-shot step streams.** The iterative algorithms draw once per step from labels such as
+//! `"rr/round=2/sgda/noise/step=17"` ([`StepLabel`]: a head and a step number). Their draws
+//! ([`NoiseSource::indices_at`], [`NoiseSource::gaussian_at`]) derive the stream on demand from
+//! (master seed, label), hash the label without formatting it, and do not keep the stream: the
+//! values are those of the labelled request on the label's first use (the recipe is unchanged),
+//! and a non-recording source stays constant in memory however many steps a run makes. Each
+//! step label is drawn at most once per source (the step is in the label).
+//!
 //! # Coupling
 //!
 //! Because a draw depends only on (master seed, label, position within that label's stream),

@@ -243,7 +243,10 @@ impl Sgda {
         obj: &Objective,
         noise: &mut NoiseSource,
     ) -> Result<SgdaRun> {
-        let mut trace = (Vec::with_capacity(self.steps + 1), Vec::with_capacity(self.steps));
+        let mut trace = (
+            Vec::with_capacity(self.steps + 1),
+            Vec::with_capacity(self.steps),
+        );
         let output = self.run_inner(f, obj, noise, Some(&mut trace))?;
         let (iterates, estimates) = trace;
         Ok(SgdaRun {
@@ -280,7 +283,9 @@ impl Sgda {
         // Minibatches read the points from one contiguous copy (made once, before the loop).
         let (mut idx, flat) = match self.batch {
             Batch::Full => (Vec::new(), Vec::new()),
-            Batch::WithReplacement(m) => (vec![0usize; m], crate::oracle::flatten(&obj.data.points)),
+            Batch::WithReplacement(m) => {
+                (vec![0usize; m], crate::oracle::flatten(&obj.data.points))
+            }
         };
         let k = f.point_dim();
         let batch_label = StepLabel::new(format!("{}sgda/batch/step=", self.label_prefix));

@@ -283,12 +283,18 @@ impl OperatorKernel for QuadBilinearKernel<'_> {
         match &self.sel_b {
             Some(Sel::Block(o)) => {
                 let xs = &x[*o..*o + acc_theta.len()];
-                for (((a, xk), c), gtj) in acc_theta.iter_mut().zip(xs).zip(&self.ctw).zip(&self.gtheta) {
+                for (((a, xk), c), gtj) in acc_theta
+                    .iter_mut()
+                    .zip(xs)
+                    .zip(&self.ctw)
+                    .zip(&self.gtheta)
+                {
                     *a += s * (-1.0 * ((-1.0 * (0.0 + xk) + c) + gtj));
                 }
             }
             sel => {
-                for (i, ((a, c), tj)) in acc_theta.iter_mut().zip(&self.ctw).zip(theta).enumerate() {
+                for (i, ((a, c), tj)) in acc_theta.iter_mut().zip(&self.ctw).zip(theta).enumerate()
+                {
                     let bx = match sel {
                         Some(sel) => sel_entry(sel, i, x),
                         None => linalg::dot(self.f.b_map.row(i), x),
@@ -487,5 +493,80 @@ impl SaddleFn for QuadBilinear {
 
     fn operator_lipschitz(&self, obj: &Objective) -> Option<f64> {
         Some(self.affine_operator(obj).0.op_norm())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Stream;
+
+    fn bits(v: &[f64]) -> Vec<u64> {
+        v.iter().map(|x| x.to_bits()).collect()
+    }
+
+    /// The kernel's accumulation equals the dense operator's `axpy` bit for bit: block and index
+    /// selectors and a dense map, data with ±0 entries, accumulators starting at +0.0 and −0.0.
+    #[test]
+    fn kernel_matches_dense_operator_bitwise() {
+        let mut st = Stream::new(3, "test/quad_bilinear/kernel");
+        let ball = |d: usize| Domain::Ball {
+            center: vec![0.0; d],
+            radius: 1.0,
+        };
+        let (dw, dt) = (3, 2);
+        let mut c = Matrix::zeros(dw, dt);
+        for i in 0..dw {
+            for j in 0..dt {
+                c.set(i, j, st.uniform() - 0.5);
+            }
+        }
+        let block = QuadBilinear::data_affine(ball(dw), ball(dt), c.clone(), 0.3, 0.2).unwrap();
+        let mut a = Matrix::zeros(dw, 5);
+        let mut b = Matrix::zeros(dt, 5);
+        for (i, k) in [4, 0, 2].into_iter().enumerate() {
+            a.set(i, k, 1.0);
+        }
+        b.set(0, 1, 1.0);
+        b.set(1, 3, 1.0);
+        let index = QuadBilinear::new(
+            ball(dw),
+            ball(dt),
+            a.clone(),
+            b.clone(),
+            c.clone(),
+            0.0,
+            0.7,
+        )
+        .unwrap();
+        a.set(1, 3, -0.25);
+        let dense = QuadBilinear::new(ball(dw), ball(dt), a, b, c, 1.0, 0.0).unwrap();
+        for f in [&block, &index, &dense] {
+            let mut kernel = f.operator_kernel().unwrap();
+            for trial in 0..20 {
+                let w: Vec<f64> = (0..dw).map(|_| st.uniform() - 0.5).collect();
+                let th: Vec<f64> = (0..dt).map(|_| st.uniform() - 0.5).collect();
+                let x: Vec<f64> = (0..5)
+                    .map(|k| match (trial + k) % 4 {
+                        0 => -0.0,
+                        1 => 0.0,
+                        _ => st.uniform() - 0.5,
+                    })
+                    .collect();
+                let s = st.uniform();
+                for start in [0.0, -0.0, 0.125] {
+                    let (gw, gt) = f.grad(&w, &th, &x);
+                    let b_op = linalg::scale(-1.0, &gt);
+                    let (mut ew, mut et) = (vec![start; dw], vec![start; dt]);
+                    linalg::axpy(s, &gw, &mut ew);
+                    linalg::axpy(s, &b_op, &mut et);
+                    let (mut kw, mut kt) = (vec![start; dw], vec![start; dt]);
+                    kernel.prepare(&w, &th);
+                    kernel.add_operator(&w, &th, &x, s, &mut kw, &mut kt);
+                    assert_eq!(bits(&kw), bits(&ew), "{} w block", f.name());
+                    assert_eq!(bits(&kt), bits(&et), "{} θ block", f.name());
+                }
+            }
+        }
     }
 }
