@@ -100,6 +100,9 @@ pub struct SgdaRun {
     pub estimates: Vec<Vec<f64>>,
 }
 
+/// The iterates z_0..z_T and the estimates ∇_1..∇_T of a traced run.
+type Trace = (Vec<Vec<f64>>, Vec<Vec<f64>>);
+
 /// Guard against runaway work: T·(evaluations per step) above this is rejected.
 const MAX_WORK: u128 = 1 << 34;
 
@@ -265,7 +268,7 @@ impl Sgda {
         f: &dyn SaddleFn,
         obj: &Objective,
         noise: &mut NoiseSource,
-        mut trace: Option<&mut (Vec<Vec<f64>>, Vec<Vec<f64>>)>,
+        mut trace: Option<&mut Trace>,
     ) -> Result<Output> {
         self.validate(f, obj)?;
         let oracle = Oracle::new(f);

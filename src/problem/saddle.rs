@@ -253,7 +253,7 @@ impl Regularizer {
             for t in &self.terms {
                 r += (-2.0 * t.c) * (theta[k] - t.anchor_theta[k]);
             }
-            *g += -1.0 * r;
+            *g += -r; // −1·r
         }
     }
 }
@@ -302,7 +302,7 @@ impl OperatorKernel for DenseKernel<'_> {
         let (gw, gt) = self.f.grad(w, theta, x);
         linalg::axpy(s, &gw, acc_w);
         for (a, g) in acc_theta.iter_mut().zip(&gt) {
-            *a += s * (-1.0 * g);
+            *a += s * -g; // s·(−1·g)
         }
     }
 }

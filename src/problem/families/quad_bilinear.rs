@@ -261,8 +261,9 @@ impl OperatorKernel for QuadBilinearKernel<'_> {
         acc_theta: &mut [f64],
     ) {
         let (alpha, gamma) = (self.f.alpha, self.f.gamma);
-        // `grad`: gw = (A x + 1·Cθ) + αw; gθ = (−(B x) + 1·Cᵀw) + (−γ)θ; the operator's θ block
-        // is −1·gθ, and each is added as s·g.
+        // `grad`: gw = (A x + 1·Cθ) + αw; gθ = (−1·(B x) + 1·Cᵀw) + (−γ)θ; the operator's θ
+        // block is −1·gθ, and each is added as s·g (multiplying by ±1 is exact: 1·c = c and
+        // −1·v = −v, so the negations below are those products).
         match &self.sel_a {
             Some(Sel::Block(o)) => {
                 let xs = &x[*o..*o + acc_w.len()];
@@ -289,7 +290,7 @@ impl OperatorKernel for QuadBilinearKernel<'_> {
                     .zip(&self.ctw)
                     .zip(&self.gtheta)
                 {
-                    *a += s * (-1.0 * ((-1.0 * (0.0 + xk) + c) + gtj));
+                    *a += s * -((-(0.0 + xk) + c) + gtj);
                 }
             }
             sel => {
@@ -299,7 +300,7 @@ impl OperatorKernel for QuadBilinearKernel<'_> {
                         Some(sel) => sel_entry(sel, i, x),
                         None => linalg::dot(self.f.b_map.row(i), x),
                     };
-                    *a += s * (-1.0 * ((-1.0 * bx + c) + (-gamma) * tj));
+                    *a += s * -((-bx + c) + (-gamma) * tj);
                 }
             }
         }
