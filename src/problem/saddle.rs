@@ -83,7 +83,10 @@ impl Mixture {
                     ),
                 ));
             }
-            crate::error::require_finite(&format!("{field}.points[{i}]"), x)?;
+            if x.iter().any(|v| !v.is_finite()) {
+                // Name the field only on failure (no string per point on the way).
+                crate::error::require_finite(&format!("{field}.points[{i}]"), x)?;
+            }
         }
         crate::error::require_finite(&format!("{field}.weights"), &self.weights)?;
         if self.weights.iter().any(|&p| p < 0.0) {
