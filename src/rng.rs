@@ -222,6 +222,32 @@ impl Stream {
         r * t.cos()
     }
 
+    /// `out[i] = sigma · z_i` for `out.len()` consecutive [`Stream::normal`] draws z_i (the same
+    /// values and the same stream state afterwards, cache included), without the per-draw
+    /// bookkeeping of the cache.
+    pub fn fill_scaled_normals(&mut self, sigma: f64, out: &mut [f64]) {
+        let mut i = 0;
+        if !out.is_empty() {
+            if let Some(z) = self.cached_normal.take() {
+                out[0] = sigma * z;
+                i = 1;
+            }
+        }
+        while i < out.len() {
+            let u1 = 1.0 - self.uniform();
+            let u2 = self.uniform();
+            let r = (-2.0 * u1.ln()).sqrt();
+            let t = std::f64::consts::TAU * u2;
+            out[i] = sigma * (r * t.cos());
+            let second = r * t.sin();
+            match out.get_mut(i + 1) {
+                Some(o) => *o = sigma * second,
+                None => self.cached_normal = Some(second),
+            }
+            i += 2;
+        }
+    }
+
     /// `count` consecutive [`Stream::normal`] draws.
     pub fn normals(&mut self, count: usize) -> Vec<f64> {
         (0..count).map(|_| self.normal()).collect()
@@ -559,7 +585,7 @@ impl NoiseSource {
         } = self
         {
             let mut stream = Stream::with_stream_number(*master_seed, label.stream_number(step));
-            out.iter_mut().for_each(|o| *o = sigma * stream.normal());
+            stream.fill_scaled_normals(sigma, out);
             *draws_made += 1;
             return Ok(());
         }
@@ -780,6 +806,23 @@ mod tests {
         assert_eq!(fnv1a64(""), 0xcbf2_9ce4_8422_2325);
         assert_eq!(fnv1a64("a"), 0xaf63_dc4c_8601_ec8c);
         assert_eq!(fnv1a64("foobar"), 0x8594_4171_f739_67e8);
+    }
+
+    #[test]
+    fn filled_normals_are_the_normal_draws() {
+        for sigma in [1.0, 0.3] {
+            for lens in [vec![5usize, 3, 0, 4, 1], vec![0, 2, 7, 6]] {
+                let (mut a, mut b) = (Stream::new(9, "x"), Stream::new(9, "x"));
+                for len in lens {
+                    let mut out = vec![0.0; len];
+                    a.fill_scaled_normals(sigma, &mut out);
+                    let want: Vec<u64> = (0..len).map(|_| (sigma * b.normal()).to_bits()).collect();
+                    assert_eq!(out.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), want);
+                }
+                assert_eq!(a.normal().to_bits(), b.normal().to_bits(), "same cache");
+                assert_eq!(a.next_u64(), b.next_u64(), "same position");
+            }
+        }
     }
 
     #[test]
