@@ -8,7 +8,6 @@ use dpsaddle::{config, fixtures, Error};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 #[derive(Parser)]
 #[command(
@@ -40,6 +39,11 @@ enum Cmd {
         /// Print the report as JSON on stdout instead of the table.
         #[arg(long)]
         json: bool,
+        /// Worker threads for running claims concurrently: 0 (the default) uses rayon's default
+        /// (one per core, or RAYON_NUM_THREADS), 1 runs the claims one after another. The
+        /// results are the same either way; only the seconds differ.
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
     },
     /// List every claim with its kind.
     Claims {
@@ -272,6 +276,7 @@ fn main() -> ExitCode {
             claim,
             out,
             json,
+            threads,
         } => {
             let list: Vec<_> = claims::registry()
                 .into_iter()
@@ -295,18 +300,25 @@ fn main() -> ExitCode {
             } else {
                 None
             };
-            let mut rows = Vec::new();
-            for c in &list {
+            let done = |c: &claims::Claim| {
                 if let Some(b) = &bar {
                     b.set_message(c.id);
-                }
-                let t = Instant::now();
-                let ev = (c.check)(budget);
-                rows.push(Row::new(c, &ev, t.elapsed().as_secs_f64()));
-                if let Some(b) = &bar {
                     b.inc(1);
                 }
-            }
+            };
+            let outcomes = if threads == 1 {
+                claims::run_checks(&list, budget, false, &done)
+            } else {
+                match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+                    Ok(pool) => pool.install(|| claims::run_checks(&list, budget, true, &done)),
+                    Err(e) => return bad(dpsaddle::error::invalid("threads", e.to_string())),
+                }
+            };
+            let rows: Vec<Row> = list
+                .iter()
+                .zip(&outcomes)
+                .map(|(c, (ev, seconds))| Row::new(c, ev, *seconds))
+                .collect();
             if let Some(b) = bar {
                 b.finish_and_clear();
             }

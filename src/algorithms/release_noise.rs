@@ -124,3 +124,17 @@ pub fn self_composed_count(event: &DpEvent) -> u64 {
         _ => 1,
     }
 }
+
+/// Run `run` once with a recording source of `seed`, then replay its tape with every
+/// standard-normal draw multiplied by `factor` and return the replay: the same production run
+/// with `factor`·σ of noise (indices, permutations and uniforms unchanged) while its ledger still
+/// prices σ. The negative control of the release audits (`claims::release_audit`).
+pub fn replay_scaled<T, F>(run: F, seed: u64, factor: f64) -> Result<T>
+where
+    F: Fn(&mut NoiseSource) -> Result<T>,
+{
+    let mut src = NoiseSource::recording(seed);
+    run(&mut src)?;
+    let tape = src.into_tape().unwrap_or_default();
+    run(&mut NoiseSource::replay(scale_normals(&tape, factor)))
+}

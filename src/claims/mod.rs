@@ -11,6 +11,7 @@ pub mod core;
 pub mod kllw22;
 pub mod noise_ledger;
 pub mod privacy;
+pub mod release_audit;
 
 use crate::error::Result;
 use serde::{Deserialize, Serialize};
@@ -279,7 +280,41 @@ pub fn registry() -> Vec<Claim> {
     v.extend(kllw22::claims());
     v.extend(privacy::claims());
     v.extend(noise_ledger::claims());
+    v.extend(release_audit::claims());
     v
+}
+
+/// One check's outcome: its evidence (or the error that stopped it) and its wall-clock seconds.
+pub type Outcome = (Result<Evidence>, f64);
+
+/// Run the checks of `claims` at `budget`; the outcomes come back in the order of `claims`.
+///
+/// With `parallel`, the checks run concurrently on the current rayon thread pool (one task per
+/// claim, balanced by work stealing). Every check is deterministic (fixed seeds, no state shared
+/// between checks, and any parallelism inside a check is itself thread-count independent), so
+/// each evidence is identical to that of a serial run; only the seconds differ. `done` is called
+/// once per claim as its check finishes, from the thread that ran it (e.g. to advance a
+/// progress bar).
+pub fn run_checks(
+    claims: &[Claim],
+    budget: Budget,
+    parallel: bool,
+    done: &(dyn Fn(&Claim) + Sync),
+) -> Vec<Outcome> {
+    let run = |c: &Claim| {
+        let t = std::time::Instant::now();
+        let ev = (c.check)(budget);
+        let seconds = t.elapsed().as_secs_f64();
+        done(c);
+        (ev, seconds)
+    };
+    if parallel {
+        use rayon::prelude::*;
+        // with_max_len(1): one claim per task, so a slow claim never holds others back.
+        claims.par_iter().with_max_len(1).map(run).collect()
+    } else {
+        claims.iter().map(run).collect()
+    }
 }
 
 /// Look up one claim by id.

@@ -111,6 +111,12 @@ pub fn ln_factorial(m: u64) -> f64 {
     (x - 0.5) * x.ln() - x + half_ln_2pi + series
 }
 
+/// The table ln 0!, ln 1!, …, ln m! (entry i is [`ln_factorial`]`(i)`, bit for bit), for the f64
+/// enumeration path: ln P(c) = ln n! − Σ ln cⱼ! + Σ cⱼ ln pⱼ costs k look-ups per count vector.
+pub fn ln_factorials(m: usize) -> Vec<f64> {
+    (0..=m as u64).map(ln_factorial).collect()
+}
+
 /// Work limit below which [`ln_multinomial`] takes ln of the exact coefficient.
 const LN_MULTINOMIAL_EXACT_WORK: u128 = 512;
 

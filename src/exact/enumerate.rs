@@ -54,6 +54,69 @@ impl Iterator for CountVectors {
 
 impl FusedIterator for CountVectors {}
 
+/// One step of a [`CountWalk`]: the successor of c in [`count_vectors`] order, with j the last
+/// position where c is non-zero (j ≥ 1), moves one unit from position j to j − 1 and the other
+/// c_j − 1 units of position j to the last position (they stay at j when j is the last position).
+///
+/// Every factor of the multinomial weight other than those at j − 1, j and the last position is
+/// unchanged, so the multinomial coefficient n!/Πcᵢ! changes by the ratio of small integers
+/// `moved / (prev + 1)` (the terms c_j! and (c_j − 1)! at the two ends cancel to c_j), and a
+/// product Πaᵢ^{cᵢ} by a_{j−1}/a_j when j is the last position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CountStep {
+    /// The position j the unit is taken from (the last non-zero position before the step).
+    pub from: usize,
+    /// c_j before the step (≥ 1).
+    pub moved: usize,
+    /// c_{j−1} before the step.
+    pub prev: usize,
+}
+
+/// The count vectors of [`count_vectors`], in the same order, walked in place: no allocation
+/// per vector, and each [`CountWalk::advance`] reports the [`CountStep`] it made so that weights
+/// can be updated incrementally instead of recomputed (see [`CountStep`] for the ratios).
+#[derive(Clone, Debug)]
+pub struct CountWalk {
+    c: Vec<usize>,
+}
+
+impl CountWalk {
+    /// The walk over count vectors of length `k` summing to `n`, positioned at the first one,
+    /// (0, …, 0, n); `None` when there are none (k = 0 and n > 0).
+    pub fn new(n: usize, k: usize) -> Option<CountWalk> {
+        if k == 0 {
+            return (n == 0).then(|| CountWalk { c: Vec::new() });
+        }
+        let mut c = vec![0; k];
+        c[k - 1] = n;
+        Some(CountWalk { c })
+    }
+
+    /// The current count vector.
+    pub fn counts(&self) -> &[usize] {
+        &self.c
+    }
+
+    /// Move to the lexicographic successor and return the step made, or return `None` (and stay
+    /// put) when the current vector is the last one, (n, 0, …, 0).
+    pub fn advance(&mut self) -> Option<CountStep> {
+        let j = self.c.iter().rposition(|&v| v > 0)?;
+        if j == 0 {
+            return None;
+        }
+        let step = CountStep {
+            from: j,
+            moved: self.c[j],
+            prev: self.c[j - 1],
+        };
+        let last = self.c.len() - 1;
+        self.c[j - 1] += 1;
+        self.c[j] = 0;
+        self.c[last] = step.moved - 1;
+        Some(step)
+    }
+}
+
 /// All kⁿ index sequences (s₁, …, sₙ) ∈ {0, …, k−1}ⁿ in increasing lexicographic order
 /// (an odometer whose last position turns fastest).
 ///
@@ -182,6 +245,28 @@ mod tests {
         assert_eq!(count_vectors(1, 0).count(), 0);
         assert_eq!(count_vectors(0, 3).collect::<Vec<_>>(), vec![vec![0, 0, 0]]);
         assert_eq!(count_vectors(5, 1).collect::<Vec<_>>(), vec![vec![5]]);
+    }
+
+    #[test]
+    fn count_walk_matches_count_vectors_and_reports_its_steps() {
+        for (n, k) in [(0, 0), (3, 0), (0, 3), (5, 1), (2, 3), (7, 4), (6, 2)] {
+            let all: Vec<_> = count_vectors(n, k).collect();
+            let Some(mut w) = CountWalk::new(n, k) else {
+                assert!(all.is_empty());
+                continue;
+            };
+            let mut seen = vec![w.counts().to_vec()];
+            loop {
+                let before = w.counts().to_vec();
+                let Some(s) = w.advance() else { break };
+                assert_eq!(before[s.from], s.moved);
+                assert_eq!(before[s.from - 1], s.prev);
+                assert_eq!(w.counts()[s.from - 1], s.prev + 1);
+                seen.push(w.counts().to_vec());
+            }
+            assert_eq!(w.advance(), None, "fused at the last vector");
+            assert_eq!(seen, all, "n = {n}, k = {k}");
+        }
     }
 
     #[test]

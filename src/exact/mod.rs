@@ -11,15 +11,19 @@
 //! * Enumeration of datasets drawn from a distribution with k atoms: [`count_vectors`] (the
 //!   C(n+k−1, k−1) multisets, which is all an exchangeable statistic depends on) and
 //!   [`sequences`] (all kⁿ ordered datasets, for brute-force cross-checks at small n).
-//!   Both are iterators; neither materialises its whole output.
+//!   Both are iterators; neither materialises its whole output. [`CountWalk`] walks the count
+//!   vectors in place and reports each step, whose multinomial weight ratio is a ratio of small
+//!   integers, so expectations over count vectors cost O(k) arithmetic per vector.
 
 mod combinatorics;
 mod enumerate;
 
-pub use combinatorics::{binomial, ln_factorial, ln_multinomial, multinomial, num_count_vectors};
+pub use combinatorics::{
+    binomial, ln_factorial, ln_factorials, ln_multinomial, multinomial, num_count_vectors,
+};
 pub use enumerate::{
-    count_vectors, dataset_points, replace_one_moves, sequences, CountVectors, ReplaceOneMove,
-    Sequences,
+    count_vectors, dataset_points, replace_one_moves, sequences, CountStep, CountVectors,
+    CountWalk, ReplaceOneMove, Sequences,
 };
 pub use num_bigint::{BigInt, BigUint};
 pub use num_rational::BigRational;

@@ -633,65 +633,171 @@ fn binomial_support(trials: u64, p: f64) -> (Vec<(f64, f64)>, f64) {
 pub fn sum_test_delta(sampling: Sampling, steps: u64, z: f64, epsilon: f64) -> Result<f64> {
     require_positive("z", z)?;
     require_nonnegative("epsilon", epsilon)?;
-    require_count("steps", steps)?;
-    let (trials, p) = sampling.hits(steps)?;
-    let (ks, dropped) = binomial_support(trials, p);
-    let khi = ks.last().map(|x| x.0).unwrap_or(0.0);
-    // Units of σ: the sum has noise N(0, steps) and per-hit shift a/σ = (a/Δ)/z.
-    let s = (steps as f64).sqrt();
-    let ee = epsilon.exp();
-    let mut best = 0.0f64;
-    for &(a, b) in &[(0.5, -0.5), (1.0, 0.0), (0.0, 1.0)] {
-        let (a, b) = (a / z, b / z);
-        let g = |tau: f64| -> f64 {
-            let mut v = 0.0;
-            for &(k, w) in &ks {
-                v += w * (normal_cdf((a * k - tau) / s) - ee * normal_cdf((b * k - tau) / s));
-            }
-            // P_S(sum > τ) ≥ the kept part − dropped; P_{S′}(sum > τ) ≤ the kept part + dropped.
-            v - (1.0 + ee) * dropped
-        };
-        let lo = a.min(b) * khi - 12.0 * s;
-        let hi = a.max(b) * khi + 12.0 * s;
-        let grid = 200;
-        let mut arg = lo;
-        let mut val = f64::NEG_INFINITY;
-        for t in 0..=grid {
-            let tau = lo + (hi - lo) * t as f64 / grid as f64;
-            let v = g(tau);
-            if v > val {
-                val = v;
-                arg = tau;
-            }
-        }
-        // Golden-section refinement around the best grid point.
-        let step = (hi - lo) / grid as f64;
-        let (mut x0, mut x1) = (arg - step, arg + step);
-        let r = 0.5 * (5f64.sqrt() - 1.0);
-        for _ in 0..40 {
-            let c = x1 - r * (x1 - x0);
-            let d = x0 + r * (x1 - x0);
-            if g(c) > g(d) {
-                x1 = d;
-            } else {
-                x0 = c;
-            }
-        }
-        val = val.max(g(0.5 * (x0 + x1)));
-        best = best.max(val);
+    SumTest::new(sampling, steps, z)?.delta(epsilon)
+}
+
+/// The grid points of the τ scan in [`sum_test_delta`].
+const SUM_TEST_GRID: usize = 200;
+
+/// [`sum_test_delta`] for one transcript (sampling, steps, z) at many ε: the binomial support and
+/// the normal CDF values on the τ grid do not depend on ε, so they are computed once (the
+/// bisection of [`sum_test_epsilon`] evaluates δ at about 45 values of ε). Every value is
+/// computed by the same expression, in the same order, as a single [`sum_test_delta`] call, so
+/// the results are bit-identical to it.
+struct SumTest {
+    ks: Vec<(f64, f64)>,
+    dropped: f64,
+    /// √steps, the noise scale of the sum in units of σ.
+    s: f64,
+    /// Per shift pair: (a, b, lo, hi, Φ((a·k − τ)/s) and Φ((b·k − τ)/s) for each grid τ (row)
+    /// and each support point k (column)).
+    pairs: Vec<SumTestPair>,
+    /// The CDF values at the golden-section points τ already visited, keyed by (pair, τ's bits),
+    /// as Φ((a·k − τ)/s), Φ((b·k − τ)/s) interleaved over k: the refinement usually starts from
+    /// the same grid point and takes the same path for neighbouring ε, so most of its τ repeat.
+    /// At most [`SUM_TEST_MEMO`] values in all (16 MiB); forgotten all at once when full.
+    memo: std::cell::RefCell<std::collections::HashMap<(usize, u64), Vec<f64>>>,
+}
+
+/// The most CDF values a [`SumTest`] remembers for its golden-section points.
+const SUM_TEST_MEMO: usize = 1 << 21;
+
+struct SumTestPair {
+    a: f64,
+    b: f64,
+    lo: f64,
+    hi: f64,
+    phi_a: Vec<f64>,
+    phi_b: Vec<f64>,
+}
+
+impl SumTest {
+    fn new(sampling: Sampling, steps: u64, z: f64) -> Result<SumTest> {
+        require_positive("z", z)?;
+        require_count("steps", steps)?;
+        let (trials, p) = sampling.hits(steps)?;
+        let (ks, dropped) = binomial_support(trials, p);
+        let khi = ks.last().map(|x| x.0).unwrap_or(0.0);
+        // Units of σ: the sum has noise N(0, steps) and per-hit shift a/σ = (a/Δ)/z.
+        let s = (steps as f64).sqrt();
+        let pairs = [(0.5, -0.5), (1.0, 0.0), (0.0, 1.0)]
+            .iter()
+            .map(|&(a, b)| {
+                let (a, b) = (a / z, b / z);
+                let lo = a.min(b) * khi - 12.0 * s;
+                let hi = a.max(b) * khi + 12.0 * s;
+                let mut phi_a = Vec::with_capacity((SUM_TEST_GRID + 1) * ks.len());
+                let mut phi_b = Vec::with_capacity((SUM_TEST_GRID + 1) * ks.len());
+                for t in 0..=SUM_TEST_GRID {
+                    let tau = lo + (hi - lo) * t as f64 / SUM_TEST_GRID as f64;
+                    for &(k, _) in &ks {
+                        phi_a.push(normal_cdf((a * k - tau) / s));
+                        phi_b.push(normal_cdf((b * k - tau) / s));
+                    }
+                }
+                SumTestPair {
+                    a,
+                    b,
+                    lo,
+                    hi,
+                    phi_a,
+                    phi_b,
+                }
+            })
+            .collect();
+        Ok(SumTest {
+            ks,
+            dropped,
+            s,
+            pairs,
+            memo: Default::default(),
+        })
     }
-    Ok(best)
+
+    fn delta(&self, epsilon: f64) -> Result<f64> {
+        require_nonnegative("epsilon", epsilon)?;
+        let (ks, dropped, s) = (&self.ks, self.dropped, self.s);
+        let ee = epsilon.exp();
+        let mut best = 0.0f64;
+        for (index, pair) in self.pairs.iter().enumerate() {
+            let (a, b, lo, hi) = (pair.a, pair.b, pair.lo, pair.hi);
+            // P_S(sum > τ) ≥ the kept part − dropped; P_{S′}(sum > τ) ≤ the kept part + dropped.
+            let g = |tau: f64| -> f64 {
+                let mut memo = self.memo.borrow_mut();
+                let key = (index, tau.to_bits());
+                if !memo.contains_key(&key) {
+                    let phis: Vec<f64> = ks
+                        .iter()
+                        .flat_map(|&(k, _)| {
+                            [normal_cdf((a * k - tau) / s), normal_cdf((b * k - tau) / s)]
+                        })
+                        .collect();
+                    if (memo.len() + 1) * phis.len() > SUM_TEST_MEMO {
+                        memo.clear();
+                    }
+                    memo.insert(key, phis);
+                }
+                let phis = &memo[&key];
+                let mut v = 0.0;
+                for (&(_, w), ab) in ks.iter().zip(phis.chunks_exact(2)) {
+                    v += w * (ab[0] - ee * ab[1]);
+                }
+                v - (1.0 + ee) * dropped
+            };
+            // g at the grid point t, from the tabulated CDF values.
+            let g_grid = |t: usize| -> f64 {
+                let row = t * ks.len()..(t + 1) * ks.len();
+                let mut v = 0.0;
+                for ((&(_, w), &pa), &pb) in ks
+                    .iter()
+                    .zip(&pair.phi_a[row.clone()])
+                    .zip(&pair.phi_b[row])
+                {
+                    v += w * (pa - ee * pb);
+                }
+                v - (1.0 + ee) * dropped
+            };
+            let grid = SUM_TEST_GRID;
+            let mut arg = lo;
+            let mut val = f64::NEG_INFINITY;
+            for t in 0..=grid {
+                let tau = lo + (hi - lo) * t as f64 / grid as f64;
+                let v = g_grid(t);
+                if v > val {
+                    val = v;
+                    arg = tau;
+                }
+            }
+            // Golden-section refinement around the best grid point.
+            let step = (hi - lo) / grid as f64;
+            let (mut x0, mut x1) = (arg - step, arg + step);
+            let r = 0.5 * (5f64.sqrt() - 1.0);
+            for _ in 0..40 {
+                let c = x1 - r * (x1 - x0);
+                let d = x0 + r * (x1 - x0);
+                if g(c) > g(d) {
+                    x1 = d;
+                } else {
+                    x0 = c;
+                }
+            }
+            val = val.max(g(0.5 * (x0 + x1)));
+            best = best.max(val);
+        }
+        Ok(best)
+    }
 }
 
 /// A lower bound on the ε at δ of the same transcript: the supremum of ε with
 /// [`sum_test_delta`]`(ε) > δ` (bisection; 0 if even ε = 0 gives δ_lb ≤ δ).
 pub fn sum_test_epsilon(sampling: Sampling, steps: u64, z: f64, delta: f64) -> Result<f64> {
     require_unit_open("delta", delta)?;
-    if sum_test_delta(sampling, steps, z, 0.0)? <= delta {
+    let test = SumTest::new(sampling, steps, z)?;
+    if test.delta(0.0)? <= delta {
         return Ok(0.0);
     }
     let mut hi = 1.0;
-    while sum_test_delta(sampling, steps, z, hi)? > delta {
+    while test.delta(hi)? > delta {
         hi *= 2.0;
         if hi > 1e4 {
             return Ok(f64::INFINITY);
@@ -700,7 +806,7 @@ pub fn sum_test_epsilon(sampling: Sampling, steps: u64, z: f64, delta: f64) -> R
     let mut lo = 0.0;
     for _ in 0..40 {
         let mid = 0.5 * (lo + hi);
-        if sum_test_delta(sampling, steps, z, mid)? > delta {
+        if test.delta(mid)? > delta {
             lo = mid;
         } else {
             hi = mid;
@@ -850,6 +956,79 @@ pub(crate) fn gaussian_epsilon(mu: f64, delta: f64) -> Result<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The single-call sum test as written before the τ-grid tables: the reference for
+    /// [`SumTest`]'s bit-identity.
+    fn sum_test_delta_direct(sampling: Sampling, steps: u64, z: f64, epsilon: f64) -> f64 {
+        let (trials, p) = sampling.hits(steps).unwrap();
+        let (ks, dropped) = binomial_support(trials, p);
+        let khi = ks.last().map(|x| x.0).unwrap_or(0.0);
+        let s = (steps as f64).sqrt();
+        let ee = epsilon.exp();
+        let mut best = 0.0f64;
+        for &(a, b) in &[(0.5, -0.5), (1.0, 0.0), (0.0, 1.0)] {
+            let (a, b) = (a / z, b / z);
+            let g = |tau: f64| -> f64 {
+                let mut v = 0.0;
+                for &(k, w) in &ks {
+                    v += w * (normal_cdf((a * k - tau) / s) - ee * normal_cdf((b * k - tau) / s));
+                }
+                v - (1.0 + ee) * dropped
+            };
+            let lo = a.min(b) * khi - 12.0 * s;
+            let hi = a.max(b) * khi + 12.0 * s;
+            let grid = 200;
+            let mut arg = lo;
+            let mut val = f64::NEG_INFINITY;
+            for t in 0..=grid {
+                let tau = lo + (hi - lo) * t as f64 / grid as f64;
+                let v = g(tau);
+                if v > val {
+                    val = v;
+                    arg = tau;
+                }
+            }
+            let step = (hi - lo) / grid as f64;
+            let (mut x0, mut x1) = (arg - step, arg + step);
+            let r = 0.5 * (5f64.sqrt() - 1.0);
+            for _ in 0..40 {
+                let c = x1 - r * (x1 - x0);
+                let d = x0 + r * (x1 - x0);
+                if g(c) > g(d) {
+                    x1 = d;
+                } else {
+                    x0 = c;
+                }
+            }
+            val = val.max(g(0.5 * (x0 + x1)));
+            best = best.max(val);
+        }
+        best
+    }
+
+    #[test]
+    fn tabulated_sum_test_is_bit_identical_to_the_direct_one() {
+        let cases = [
+            (Sampling::Full, 1u64, 1.3),
+            (Sampling::WithReplacement { n: 100, m: 10 }, 50, 0.9),
+            (Sampling::WithoutReplacement { n: 60, m: 6 }, 30, 1.7),
+        ];
+        for (sampling, steps, z) in cases {
+            let test = SumTest::new(sampling, steps, z).unwrap();
+            for eps in [0.0, 0.1, 0.75, 2.0, 5.5] {
+                let direct = sum_test_delta_direct(sampling, steps, z, eps);
+                assert_eq!(
+                    test.delta(eps).unwrap().to_bits(),
+                    direct.to_bits(),
+                    "{sampling:?}, steps {steps}, z {z}, ε {eps}"
+                );
+                assert_eq!(
+                    sum_test_delta(sampling, steps, z, eps).unwrap().to_bits(),
+                    direct.to_bits()
+                );
+            }
+        }
+    }
 
     #[test]
     fn abs_moment_matches_closed_forms() {

@@ -503,11 +503,22 @@ fn snapshot_claims_listing() {
 /// the control's ratio and margin): floats that move with any legitimate change of an instance, a
 /// tolerance or the platform's libm, and whose bounds are asserted by the claims themselves. What
 /// a ratio means for the ledger (a tight instance present, a vacuous claim) is pinned instead.
+///
+/// The command runs the claims concurrently (`--threads 4`, parallel even on one core); its rows
+/// must equal a serial run's claim by claim, in registry order, on every field but `seconds`.
 #[test]
 fn snapshot_verify_report_stable_columns() {
     let d = tmpdir("verify-all");
     let o = bin()
-        .args(["verify", "--budget", "quick", "--json", "--out"])
+        .args([
+            "verify",
+            "--budget",
+            "quick",
+            "--threads",
+            "4",
+            "--json",
+            "--out",
+        ])
         .arg(&d)
         .output()
         .unwrap();
@@ -518,6 +529,22 @@ fn snapshot_verify_report_stable_columns() {
         String::from_utf8_lossy(&o.stderr)
     );
     let rows: Vec<serde_json::Value> = serde_json::from_slice(&o.stdout).unwrap();
+    let serial = crate::common::serial_quick_rows();
+    assert_eq!(rows.len(), serial.len(), "one row per registered claim");
+    for (par, ser) in rows.iter().zip(serial) {
+        let without_seconds = |v: &serde_json::Value| {
+            let mut v = v.clone();
+            v.as_object_mut().unwrap().remove("seconds");
+            v
+        };
+        let ser = serde_json::to_value(ser).unwrap();
+        assert_eq!(
+            without_seconds(par),
+            without_seconds(&ser),
+            "parallel verify differs from the serial run at {}",
+            ser["id"]
+        );
+    }
     let stable: Vec<serde_json::Value> = rows
         .iter()
         .map(|r| {

@@ -1,7 +1,24 @@
 //! Helpers shared by the per-paper integration tests.
 
 use dpsaddle::claims::{self, Budget, Evidence};
+use dpsaddle::report::Row;
+use std::sync::OnceLock;
 use std::time::Instant;
+
+/// Every registered claim's report row at the quick budget from one serial run (one claim after
+/// another on the calling thread), computed once per test binary: the `verify` test compares the
+/// parallel command's rows with it (the claims gate itself is `tests/claims.rs`).
+pub fn serial_quick_rows() -> &'static [Row] {
+    static ROWS: OnceLock<Vec<Row>> = OnceLock::new();
+    ROWS.get_or_init(|| {
+        let reg = claims::registry();
+        let outcomes = claims::run_checks(&reg, Budget::Quick, false, &|_| {});
+        reg.iter()
+            .zip(&outcomes)
+            .map(|(c, (ev, seconds))| Row::new(c, ev, *seconds))
+            .collect()
+    })
+}
 
 /// Run one registered claim at the quick budget, print its evidence, and assert it passed with its
 /// negative control (if any) rejected.

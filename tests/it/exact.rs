@@ -262,6 +262,119 @@ fn count_probabilities_sum_to_one() {
     }
 }
 
+/// Distributions whose exact weights exercise every branch of the incremental weight update:
+/// a zero weight in the middle and in the last position (the steps that must rebuild w(c) from
+/// powers), unequal denominators, and k = 4.
+fn incremental_zoo() -> Vec<FiniteDist> {
+    let mut v = zoo();
+    v.push(
+        FiniteDist::with_exact(
+            vec![vec![1.0], vec![2.0], vec![-3.0], vec![0.5]],
+            vec![rat(3, 10), rat(1, 6), rat(2, 15), rat(2, 5)],
+        )
+        .unwrap(),
+    );
+    v.push(
+        FiniteDist::with_exact(
+            vec![vec![1.0], vec![2.0], vec![-3.0]],
+            vec![rat(3, 11), rat(8, 11), rat(0, 1)],
+        )
+        .unwrap(),
+    );
+    v.push(
+        FiniteDist::with_exact(
+            vec![vec![1.0], vec![2.0], vec![-3.0], vec![5.0]],
+            vec![rat(0, 1), rat(1, 4), rat(1, 4), rat(1, 2)],
+        )
+        .unwrap(),
+    );
+    v
+}
+
+#[test]
+fn incremental_exact_weights_equal_from_scratch_weights() {
+    // Reference: Σ_c P(c)·φ(c) with every P(c) = multinomial(c)·Πpⱼ^{cⱼ} computed from scratch
+    // (count_prob_exact), summed as plain rationals. φ(c) = 1/(1 + position of c in the order)
+    // gives every count vector its own denominator, so one equality checks every weight.
+    for d in incremental_zoo() {
+        let k = d.k();
+        for n in [0usize, 1, 2, 3, 7, 16, 30] {
+            let mut reference = BigRational::zero();
+            let mut positive = 0usize;
+            for (i, c) in count_vectors(n, k).enumerate() {
+                let p = d.count_prob_exact(&c).unwrap();
+                if !p.is_zero() {
+                    positive += 1;
+                    reference += p * rat(1, 1 + i as i64);
+                }
+            }
+            let mut position = 0i64;
+            let mut calls = 0usize;
+            let order: Vec<Vec<usize>> = count_vectors(n, k).collect();
+            let got = d
+                .expect_over_counts_exact(n, |c| {
+                    calls += 1;
+                    while order[position as usize] != c {
+                        position += 1;
+                    }
+                    rat(1, 1 + position)
+                })
+                .unwrap();
+            assert_eq!(got, reference, "k = {k}, n = {n}");
+            assert_eq!(
+                calls, positive,
+                "φ is called once per positive-probability vector"
+            );
+        }
+    }
+}
+
+#[test]
+fn f64_enumeration_matches_the_from_scratch_f64_path() {
+    // The previous f64 path: Σ_c count_prob(c)·φ(c) in the same order, where count_prob takes
+    // ln of the exact multinomial coefficient when that is cheap. The table path differs only by
+    // the rounding of the ln m! table: measured and bounded here.
+    let d = d_half_third_sixth();
+    let phis: [fn(&[usize]) -> f64; 3] = [
+        |_| 1.0,
+        |c| *c.iter().max().unwrap() as f64,
+        |c| (c[0] >= c[2]) as u8 as f64,
+    ];
+    let mut worst = 0.0f64;
+    for n in [1usize, 8, 60, 200, 400] {
+        for phi in phis {
+            let old: f64 = count_vectors(n, 3)
+                .map(|c| d.count_prob(&c) * phi(&c))
+                .sum();
+            let new = d.expect_over_counts(n, phi);
+            let rel = (new - old).abs() / old.abs();
+            worst = worst.max(rel);
+            assert!(
+                rel <= 1e-12,
+                "n = {n}: new {new:e}, old {old:e}, rel {rel:e}"
+            );
+        }
+    }
+    eprintln!("table vs from-scratch f64 enumeration: worst relative difference {worst:e}");
+}
+
+#[test]
+fn f64_enumeration_k3_n960_is_fast() {
+    // Issue 12: the from-scratch path took 50 s here. C(962, 2) = 462 241 count vectors.
+    let d = d_half_third_sixth();
+    let n = 960usize;
+    let start = Instant::now();
+    let one = d.expect_over_counts(n, |_| 1.0);
+    let ind = d.expect_over_counts(n, |c| (c[0] >= c[2]) as u8 as f64);
+    let t = start.elapsed();
+    eprintln!("k=3, n=960: 2 f64 expectations in {t:?}");
+    assert!((one - 1.0).abs() < 1e-11, "Σ P(c) = {one}");
+    // c₀ ~ Bin(960, 1/2) and c₂ ~ Bin(960, 1/6): P(c₀ ≥ c₂) is 1 to within e^{−100}.
+    assert!((ind - 1.0).abs() < 1e-11, "P(c₀ ≥ c₂) = {ind}");
+    // Generous for a shared machine; benches/README.md records the unloaded time.
+    assert!(t.as_secs_f64() < 5.0, "took {t:?}");
+}
+
 #[test]
 fn count_prob_f64_is_close_to_exact() {
     let d = d_half_third_sixth();
