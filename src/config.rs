@@ -198,6 +198,8 @@ struct LdpParams {
     #[serde(default)]
     optimal_step: bool,
     #[serde(default)]
+    eta: Option<f64>,
+    #[serde(default)]
     lipschitz: Option<f64>,
     #[serde(default)]
     diameter: Option<f64>,
@@ -564,6 +566,15 @@ pub fn prepare(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> 
                 positive_or("diameter", p.diameter, cs.diameter)?,
             )?
             .with_optimal_step(p.optimal_step);
+            if p.eta.is_some() && p.optimal_step {
+                return Err(invalid(
+                    "params.eta",
+                    "give either an explicit `eta` or `optimal_step`, not both",
+                ));
+            }
+            let a = a
+                .with_step(p.eta)
+                .map_err(|e| crate::problem::spec::rename(e, "params"))?;
             crate::problem::saddle::validate_point(f.as_ref(), &a.start_w, &a.start_theta)
                 .map_err(|e| crate::problem::spec::rename(e, "params.start"))?;
             Box::new(a)

@@ -56,6 +56,10 @@ pub struct LdpSgda {
     /// Use η* = B√(2/(nV)) instead of the variant's η.
     #[serde(default)]
     pub optimal_step: bool,
+    /// An explicit step η > 0 instead of the variant's η or η* (σ and the ledger, which do not
+    /// depend on η, are unchanged; the bound B²/(ηn) + (η/2)V is evaluated at this η).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<f64>,
     /// w_0 ∈ W.
     pub start_w: Vec<f64>,
     /// θ_0 ∈ Θ.
@@ -147,6 +151,7 @@ impl LdpSgda {
             delta,
             variant,
             optimal_step: false,
+            step: None,
             start_w,
             start_theta,
             lipschitz,
@@ -159,6 +164,16 @@ impl LdpSgda {
     pub fn with_optimal_step(mut self, optimal_step: bool) -> LdpSgda {
         self.optimal_step = optimal_step;
         self
+    }
+
+    /// Use the explicit step η (finite and > 0, else an error naming `eta`; `None`: the
+    /// variant's η or η*).
+    pub fn with_step(mut self, eta: Option<f64>) -> Result<LdpSgda> {
+        if let Some(e) = eta {
+            require_positive("eta", e)?;
+        }
+        self.step = eta;
+        Ok(self)
     }
 
     /// Prepend `prefix` to every stream label.
@@ -178,7 +193,10 @@ impl LdpSgda {
         let sigma = cal.sigma;
         let (l, b, eps) = (self.lipschitz, self.diameter, self.epsilon);
         let v = cor16_variance(l, d, sigma);
-        let eta = if self.optimal_step {
+        let eta = if let Some(e) = self.step {
+            require_positive("eta", e)?;
+            e
+        } else if self.optimal_step {
             cor16_optimal_eta(b, n, v)
         } else {
             match self.variant {
@@ -293,7 +311,11 @@ impl Algorithm for LdpSgda {
             self.epsilon,
             self.delta,
             self.variant,
-            if self.optimal_step { ", η*" } else { "" }
+            match (self.step, self.optimal_step) {
+                (Some(e), _) => format!(", η={e}"),
+                (None, true) => ", η*".to_string(),
+                (None, false) => String::new(),
+            }
         )
     }
 

@@ -468,6 +468,29 @@ fn noisy_sgda_explicit_parameters() {
     expect_bad("uniform-dim", c, "noisy_sgda", "data");
 }
 
+/// LDP SGDA takes an explicit step η (σ and the ledger stay Cor 16's); a bad or doubled η is named.
+#[test]
+fn ldp_sgda_explicit_step() {
+    let mut cfg = config("fixtures/configs/ldp_sgda.json");
+    let (code, out, err) = run_with("ldp_default", &cfg.to_string(), "ldp_sgda");
+    assert_eq!(code, 0, "{err}");
+    let base: serde_json::Value = serde_json::from_str(&out).unwrap();
+    cfg["params"]["eta"] = serde_json::json!(0.0625);
+    let (code, out, err) = run_with("ldp_eta", &cfg.to_string(), "ldp_sgda");
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["info"]["eta"], serde_json::json!(0.0625));
+    assert_eq!(v["info"]["sigma"], base["info"]["sigma"]);
+    assert_eq!(v["ledger"], base["ledger"]);
+    assert_ne!(v["w"], base["w"]);
+    let mut c = cfg.clone();
+    c["params"]["eta"] = serde_json::json!(-1.0);
+    expect_bad("ldp-eta-neg", c, "ldp_sgda", "params.eta");
+    let mut c = cfg;
+    c["params"]["optimal_step"] = serde_json::json!(true);
+    expect_bad("ldp-eta-and-optimal", c, "ldp_sgda", "params.eta");
+}
+
 /// DP-GDA needs either σ or (ε, δ): exit 2 naming the field.
 #[test]
 fn dp_gda_bad_params() {
