@@ -475,6 +475,7 @@ fn ldp_sgda_explicit_step() {
     let (code, out, err) = run_with("ldp_default", &cfg.to_string(), "ldp_sgda");
     assert_eq!(code, 0, "{err}");
     let base: serde_json::Value = serde_json::from_str(&out).unwrap();
+    cfg["params"]["optimal_step"] = serde_json::json!(false);
     cfg["params"]["eta"] = serde_json::json!(0.0625);
     let (code, out, err) = run_with("ldp_eta", &cfg.to_string(), "ldp_sgda");
     assert_eq!(code, 0, "{err}");
