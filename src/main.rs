@@ -74,6 +74,10 @@ enum Cmd {
         /// δ at which the ledger is priced (default: the config's `params.delta`, else 1e-5).
         #[arg(long)]
         delta: Option<f64>,
+        /// Record every noise draw and print the tape (`noise_tape` in the JSON) so the run can
+        /// be replayed without an RNG; without it nothing is recorded (memory constant in T).
+        #[arg(long)]
+        tape: bool,
     },
     /// Generate or check JSON fixtures.
     Fixtures {
@@ -459,6 +463,7 @@ fn main() -> ExitCode {
             json,
             privacy_only,
             delta,
+            tape,
         } => {
             let text = match std::fs::read_to_string(&path) {
                 Ok(t) => t,
@@ -473,7 +478,9 @@ fn main() -> ExitCode {
                 Ok(c) => c,
                 Err(e) => return bad(e),
             };
-            match config::run(&algorithm, &cfg, seed).and_then(|v| run_privacy(v, &cfg, delta)) {
+            match config::run_with(&algorithm, &cfg, seed, tape)
+                .and_then(|v| run_privacy(v, &cfg, delta))
+            {
                 Ok(v) if privacy_only => {
                     if json {
                         println!(
