@@ -608,3 +608,40 @@ fn every_referenced_repository_file_exists() {
         missing.join("\n")
     );
 }
+
+/// zCDP never beats the exact Gaussian curve (μ-GDP) on a composition of Gaussians: at huge
+/// compositions the CKS20 order search once reached a subnormal order where 1/β overflowed and
+/// answered ε = 0 (a count of 10¹⁸ at σ = 10⁶ gave 0 instead of ≈ 5.05e5).
+#[test]
+fn zcdp_is_never_below_the_exact_gaussian_curve() {
+    for (count, z) in [
+        (1u64, 1.0),
+        (1000, 10.0),
+        (1 << 40, 1.0),
+        (1_000_000_000_000_000_000, 1e6),
+    ] {
+        let ledger = PrivacyLedger {
+            relation: Neighbouring::AddRemove,
+            event: DpEvent::SelfComposed {
+                count,
+                event: Box::new(DpEvent::Gaussian {
+                    noise_multiplier: z,
+                }),
+            },
+        };
+        let exact = by_name("gdp")
+            .unwrap()
+            .epsilon(&ledger, 1e-5)
+            .unwrap()
+            .epsilon;
+        let zcdp = by_name("zcdp")
+            .unwrap()
+            .epsilon(&ledger, 1e-5)
+            .unwrap()
+            .epsilon;
+        assert!(
+            exact > 0.0 && zcdp >= exact * (1.0 - 1e-12),
+            "count {count}, z {z}: zcdp {zcdp} < exact {exact}"
+        );
+    }
+}
