@@ -201,3 +201,68 @@ fn generic_searches_and_the_discrete_gaussian_sampler() {
     assert!(mean.abs() < 0.3, "mean {mean}");
     assert!((8.0..10.0).contains(&var), "variance {var}");
 }
+
+/// The exact samplers under the discrete Gaussian, fed by the crate's streams, have their laws'
+/// frequencies: uniform integers below n (machine-word and big-integer paths, n = 6 and
+/// n = 2⁷⁰ + 5 read through its residue mod 6 — uniform up to 2⁻⁶⁷), Bernoulli(1/3) and
+/// Bernoulli(exp(−γ)) for γ = 1/2 and 3/2. Each count must lie within 6 standard deviations of
+/// its mean (a correct sampler fails with probability about 2e-9 per count; the seeds are fixed).
+#[test]
+fn exact_samplers_have_their_laws_frequencies() {
+    use dpsaddle::privacy::discrete_gaussian::{
+        bernoulli, bernoulli_exp, uniform_below, uniform_below_u64,
+    };
+    use dpsaddle::rng::Stream;
+    use num_bigint::BigUint;
+    use num_rational::BigRational;
+    use num_traits::ToPrimitive;
+
+    let within = |count: usize, draws: usize, p: f64, what: &str| {
+        let (mean, sd) = (draws as f64 * p, (draws as f64 * p * (1.0 - p)).sqrt());
+        assert!(
+            (count as f64 - mean).abs() <= 6.0 * sd,
+            "{what}: {count} of {draws}, expected {mean:.1} ± 6·{sd:.1}"
+        );
+    };
+    let draws = 6000;
+    let mut rng = Stream::new(11, "claims/samplers");
+    let mut small = [0usize; 6];
+    let mut big = [0usize; 6];
+    let n_big = (BigUint::from(1u8) << 70usize) + BigUint::from(5u8);
+    for _ in 0..draws {
+        let u = uniform_below_u64(&mut rng, 6);
+        assert!(u < 6);
+        small[u as usize] += 1;
+        let v = uniform_below(&mut rng, &n_big).unwrap();
+        assert!(v < n_big);
+        big[(v % BigUint::from(6u8)).to_usize().unwrap()] += 1;
+    }
+    assert_eq!(uniform_below_u64(&mut rng, 1), 0);
+    for k in 0..6 {
+        within(
+            small[k],
+            draws,
+            1.0 / 6.0,
+            &format!("uniform_below_u64(6) = {k}"),
+        );
+        within(
+            big[k],
+            draws,
+            1.0 / 6.0,
+            &format!("uniform_below(2^70 + 5) ≡ {k} mod 6"),
+        );
+    }
+    let third = BigRational::new(1.into(), 3.into());
+    let ones = (0..draws)
+        .filter(|_| bernoulli(&mut rng, &third).unwrap())
+        .count();
+    within(ones, draws, 1.0 / 3.0, "bernoulli(1/3)");
+    for (num, den) in [(1, 2), (3, 2)] {
+        let gamma = BigRational::new(num.into(), den.into());
+        let ones = (0..draws)
+            .filter(|_| bernoulli_exp(&mut rng, &gamma).unwrap())
+            .count();
+        let p = (-(num as f64) / den as f64).exp();
+        within(ones, draws, p, &format!("bernoulli_exp({num}/{den})"));
+    }
+}
