@@ -416,7 +416,7 @@ could not have failed on these instances; `no` otherwise; — when no ratio was 
 column does not add up to the run's time).
 - **plot**: a link to the claim's plot(s) below; — when it has none.
 
-Numbers are printed to four significant digits (ratios, margins and details alike); \
+Numbers are printed to four significant digits (ratios and details; margins to three); \
 `report.json` holds every value at full precision, and the details as the checks wrote them.
 ";
 

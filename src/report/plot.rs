@@ -36,6 +36,33 @@ fn fit_intercept(x: &[f64], y: &[f64], slope: f64) -> f64 {
     my - slope * mx
 }
 
+/// An axis tick: up to three significant digits, trailing zeros dropped ("10", "0.01", "2500",
+/// "1e-5").
+fn tick(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return format!("{v}");
+    }
+    let a = v.abs();
+    if (1e-3..1e5).contains(&a) {
+        let decimals = (2 - a.log10().floor() as i32).max(0) as usize;
+        let t = format!("{v:.decimals$}");
+        if t.contains('.') {
+            t.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            t
+        }
+    } else {
+        let t = format!("{v:.2e}");
+        let (m, e) = t.split_once('e').unwrap_or((&t, "0"));
+        let m = if m.contains('.') {
+            m.trim_end_matches('0').trim_end_matches('.')
+        } else {
+            m
+        };
+        format!("{m}e{e}")
+    }
+}
+
 /// A slope as the report prints it: −1/2 and −1 by name, else four significant digits.
 fn slope_text(s: f64) -> String {
     if s == -0.5 {
@@ -88,8 +115,8 @@ fn rate_svg(s: &Series) -> Result<String> {
             .configure_mesh()
             .x_desc(format!("{} (log scale)", s.x_label))
             .y_desc(format!("{} (log scale)", s.y_label))
-            .x_label_formatter(&|v| super::fmt_num(*v))
-            .y_label_formatter(&|v| super::fmt_num(*v))
+            .x_label_formatter(&|v| tick(*v))
+            .y_label_formatter(&|v| tick(*v))
             .draw()
             .map_err(err)?;
         let pts: Vec<(f64, f64)> = s.x.iter().copied().zip(s.y.iter().copied()).collect();
@@ -160,7 +187,7 @@ fn rate_svg(s: &Series) -> Result<String> {
         }
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::LowerLeft)
+            .position(SeriesLabelPosition::MiddleRight)
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
             .draw()
@@ -191,8 +218,8 @@ fn ratio_svg(s: &Series) -> Result<String> {
                         s.x_label.clone()
                     })
                     .y_desc(s.y_label.clone())
-                    .x_label_formatter(&|v| super::fmt_num(*v))
-                    .y_label_formatter(&|v| super::fmt_num(*v))
+                    .x_label_formatter(&|v| tick(*v))
+                    .y_label_formatter(&|v| tick(*v))
                     .draw()
                     .map_err(err)?;
                 chart
@@ -243,4 +270,16 @@ fn ratio_svg(s: &Series) -> Result<String> {
         root.present().map_err(err)?;
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn ticks_are_short() {
+        let t: Vec<String> = [10.0, 1.0, 0.1, 0.01, 2000.0, 0.25, 1e-5, 3.5e6, 123456.0]
+            .iter()
+            .map(|v| super::tick(*v))
+            .collect();
+        assert_eq!(t, ["10", "1", "0.1", "0.01", "2000", "0.25", "1e-5", "3.5e6", "1.23e5"]);
+    }
 }
