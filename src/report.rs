@@ -108,7 +108,12 @@ pub fn fmt_num(v: f64) -> String {
     }
     let a = v.abs();
     if (1e-3..1e4).contains(&a) {
-        let decimals = (3 - a.log10().floor() as i32).max(0) as usize;
+        let mag = a.log10().floor() as i32;
+        // Rounding may carry into the next power of ten (0.99999 → 1.000, not 1.0000).
+        let carries = format!("{a:.*}", (3 - mag).max(0) as usize)
+            .parse::<f64>()
+            .is_ok_and(|r| r >= 10f64.powi(mag + 1));
+        let decimals = (3 - mag - i32::from(carries)).max(0) as usize;
         format!("{v:.decimals$}")
     } else {
         format!("{v:.3e}")
@@ -819,6 +824,8 @@ mod tests {
     fn numbers_print_to_four_significant_digits_and_details_lose_debug_text() {
         assert_eq!(fmt_num(0.249816), "0.2498");
         assert_eq!(fmt_num(1.0), "1.000");
+        assert_eq!(fmt_num(0.99999993), "1.000");
+        assert_eq!(fmt_num(9.99996), "10.00");
         assert_eq!(fmt_num(1234.56), "1235");
         assert_eq!(fmt_num(-0.5), "-0.5000");
         assert_eq!(fmt_num(2.4923154967858471e27), "2.492e27");
