@@ -62,6 +62,7 @@ fn bench(c: &mut Criterion) {
         delta: 1e-5,
         variant: Reading::Corrected,
         optimal_step: false,
+        step: None,
         start_w: vec![0.0; HALF],
         start_theta: vec![0.0; HALF],
         lipschitz: l,

@@ -17,6 +17,7 @@ use crate::algorithms::noisy_sgda::NoisySgda;
 use crate::algorithms::recursive_regularization::{
     AempSpec, DistanceRule, NPrimeRule, RecursiveRegularization, Schedule,
 };
+use crate::algorithms::sgda::{Batch, Sgda};
 use crate::algorithms::{Algorithm, OutputPerturbation, RegularizedSaddlePoint};
 use crate::error::{invalid, Error, Result};
 use crate::gap::gap_function;
@@ -43,6 +44,26 @@ pub enum DataSpec {
         /// n.
         n: usize,
     },
+    /// n points with i.i.d. coordinates uniform on \[lo, hi) (no population gap is computed).
+    Uniform {
+        /// The coordinates' range and the point length.
+        uniform: UniformSpec,
+        /// n.
+        n: usize,
+    },
+}
+
+/// Points with i.i.d. uniform coordinates: coordinate j of point i is `lo + (hi − lo)·u` with u
+/// the (i·dim + j)-th uniform of the stream labelled `data/sample` of the seed.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UniformSpec {
+    /// The lower end (finite).
+    pub lo: f64,
+    /// The upper end (finite, > lo).
+    pub hi: f64,
+    /// The length k of each point (≥ 1).
+    pub dim: usize,
 }
 
 /// A finite-support distribution in a config.
@@ -134,15 +155,28 @@ fn default_a_emp() -> AempSpec {
     AempSpec::Exact
 }
 
-/// `noisy_sgda` parameters (BGM23 App. C.2, Thm 21).
+/// `noisy_sgda` parameters: BGM23 Thm 21's schedule (`c0`, `epsilon`, `delta`, optional
+/// `batch_rule`, `d_hat`, `lipschitz`) or an explicit run (`steps` T, `batch` m, `eta` η,
+/// `sigma` σ, all four), each with optional `start_w`, `start_theta`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct NoisyParams {
-    c0: f64,
-    epsilon: f64,
-    delta: f64,
-    #[serde(default = "corrected")]
-    batch_rule: Reading,
+    #[serde(default)]
+    c0: Option<f64>,
+    #[serde(default)]
+    epsilon: Option<f64>,
+    #[serde(default)]
+    delta: Option<f64>,
+    #[serde(default)]
+    batch_rule: Option<Reading>,
+    #[serde(default)]
+    steps: Option<usize>,
+    #[serde(default)]
+    batch: Option<usize>,
+    #[serde(default)]
+    eta: Option<f64>,
+    #[serde(default)]
+    sigma: Option<f64>,
     #[serde(default)]
     d_hat: Option<f64>,
     #[serde(default)]
@@ -163,6 +197,8 @@ struct LdpParams {
     variant: Reading,
     #[serde(default)]
     optimal_step: bool,
+    #[serde(default)]
+    eta: Option<f64>,
     #[serde(default)]
     lipschitz: Option<f64>,
     #[serde(default)]
@@ -273,23 +309,129 @@ fn finite(name: &str, x: f64) -> Result<f64> {
     }
 }
 
-/// Run `algorithm` on the configuration; returns the JSON result.
+/// A configuration made ready to run: the loss, the dataset (and its distribution, when drawn
+/// from one), the algorithm and the seed.
+pub struct Prepared {
+    /// The loss.
+    pub f: Box<dyn SaddleFn>,
+    /// The dataset S.
+    pub s: Dataset,
+    /// The finite-support distribution S was drawn from, if any.
+    pub dist: Option<FiniteDist>,
+    /// The algorithm with its validated parameters.
+    pub alg: Box<dyn Algorithm>,
+    /// The master seed.
+    pub seed: u64,
+}
+
+/// Run `algorithm` on the configuration without recording the noise tape; returns the JSON
+/// result (memory constant in the number of steps of the iterative algorithms).
 pub fn run(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> Result<Value> {
+    run_with(algorithm, cfg, seed_override, false)
+}
+
+/// Run `algorithm` on the configuration; with `tape`, every noise draw is recorded and returned
+/// under `noise_tape` (so the run can be replayed without an RNG; memory grows with the draws),
+/// otherwise `noise_tape` is null.
+pub fn run_with(
+    algorithm: &str,
+    cfg: &RunConfig,
+    seed_override: Option<u64>,
+    tape: bool,
+) -> Result<Value> {
+    let Prepared {
+        f,
+        s,
+        dist,
+        alg,
+        seed,
+    } = prepare(algorithm, cfg, seed_override)?;
+    let mut noise = if tape {
+        NoiseSource::recording(seed)
+    } else {
+        NoiseSource::sample(seed)
+    };
+    let out = alg.run(f.as_ref(), &s, &mut noise)?;
+    let n = s.len();
+    let emp = Objective {
+        data: crate::problem::Mixture::empirical_owned(s.points),
+        reg: crate::problem::Regularizer::none(),
+    };
+    let emp = gap_function(f.as_ref(), &emp, &out.w, &out.theta)?;
+    let pop = match &dist {
+        Some(d) => {
+            Some(gap_function(f.as_ref(), &Objective::population(d), &out.w, &out.theta)?.gap)
+        }
+        None => None,
+    };
+    Ok(json!({
+        "algorithm": algorithm,
+        "name": alg.name(),
+        "problem": f.name(),
+        "seed": seed,
+        "n": n,
+        "w": out.w,
+        "theta": out.theta,
+        "empirical_gap": emp.gap,
+        "population_gap": pop,
+        "grad_evals": out.grad_evals,
+        "ledger": out.ledger,
+        "noise_tape": noise.tape(),
+        "info": out.info,
+    }))
+}
+
+/// Build the loss, draw the dataset and validate the algorithm's parameters of a configuration.
+pub fn prepare(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> Result<Prepared> {
     let f = cfg.problem.build()?;
     let seed = seed_override.or(cfg.seed).unwrap_or(0);
     let (s, dist) = match &cfg.data {
         DataSpec::Points { points } => (Dataset::new(points.clone())?, None),
+        DataSpec::Uniform { uniform, n } => {
+            let (lo, hi) = (finite("data.uniform.lo", uniform.lo)?, uniform.hi);
+            if !(hi.is_finite() && hi > lo) {
+                return Err(invalid(
+                    "data.uniform.hi",
+                    format!("must be finite and > lo = {lo}, got {hi}"),
+                ));
+            }
+            if uniform.dim == 0 {
+                return Err(invalid("data.uniform.dim", "must be ≥ 1"));
+            }
+            if *n == 0 {
+                return Err(invalid("data.n", "must be ≥ 1"));
+            }
+            let mut st = Stream::new(seed, "data/sample");
+            let points = (0..*n)
+                .map(|_| {
+                    (0..uniform.dim)
+                        .map(|_| lo + (hi - lo) * st.uniform())
+                        .collect()
+                })
+                .collect();
+            (Dataset::new(points)?, None)
+        }
         DataSpec::Distribution { distribution, n } => {
             let d = FiniteDist::new(distribution.atoms.clone(), distribution.probs.clone())
                 .map_err(|e| crate::problem::spec::rename(e, "data.distribution"))?;
             if *n == 0 {
                 return Err(invalid("data.n", "must be ≥ 1"));
             }
+            // The uniforms of "data/sample" in order, mapped by inverse CDF in blocks (the
+            // values of `d.sample_indices` on all n uniforms at once, without holding them).
             let mut st = Stream::new(seed, "data/sample");
-            let u: Vec<f64> = (0..*n).map(|_| st.uniform()).collect();
-            let idx = d.sample_indices(&u)?;
-            let s = d.dataset_from_sequence(&idx)?;
-            (s, Some(d))
+            let mut points = Vec::with_capacity(*n);
+            let mut left = *n;
+            while left > 0 {
+                let u = st.uniforms(left.min(1 << 12));
+                left -= u.len();
+                points.extend(
+                    d.sample_indices(&u)?
+                        .into_iter()
+                        .map(|j| d.atoms[j].clone()),
+                );
+            }
+            (Dataset { points }, Some(d))
         }
     };
     if s.point_dim() != f.point_dim() {
@@ -302,9 +444,7 @@ pub fn run(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> Resu
             ),
         ));
     }
-    let support: Vec<Vec<f64>> = dist
-        .as_ref()
-        .map_or_else(|| s.points.clone(), |d| d.atoms.clone());
+    let support: &[Vec<f64>] = dist.as_ref().map_or(&s.points, |d| &d.atoms);
     let anchors = |aw: &Option<Vec<f64>>, at: &Option<Vec<f64>>| {
         (
             aw.clone().unwrap_or_else(|| f.domain_w().center()),
@@ -341,7 +481,7 @@ pub fn run(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> Resu
                         format!("must be finite and > 0, got {l}"),
                     ))
                 }
-                None => f.constants(&support).lipschitz,
+                None => f.constants(support).lipschitz,
             };
             Box::new(OutputPerturbation::new(
                 base, p.epsilon, p.delta, lipschitz,
@@ -349,7 +489,7 @@ pub fn run(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> Resu
         }
         "recursive_regularization" => {
             let p: RecursiveRegularizationParams = params(&cfg.params)?;
-            let k = f.constants(&support);
+            let k = f.constants(support);
             let l = positive_or("lipschitz", p.lipschitz, k.lipschitz)?;
             let b = positive_or("diameter", p.diameter, k.diameter)?;
             let lambda = finite("params.lambda", p.lambda)?;
@@ -376,28 +516,46 @@ pub fn run(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> Resu
         }
         "noisy_sgda" => {
             let p: NoisyParams = params(&cfg.params)?;
-            crate::privacy::validate_eps_delta(p.epsilon, p.delta)?;
             let (start_w, start_theta) = anchors(&p.start_w, &p.start_theta);
-            let cs = f.constants(&support);
-            let a = NoisySgda::new(
-                positive_or("c0", Some(p.c0), 0.0)?,
-                p.epsilon,
-                p.delta,
-                p.batch_rule,
-                start_w,
-                start_theta,
-                positive_or("d_hat", p.d_hat, cs.diameter)?,
-                positive_or("lipschitz", p.lipschitz, cs.lipschitz)?,
-            )?;
-            crate::problem::saddle::validate_point(f.as_ref(), &a.start_w, &a.start_theta)
+            crate::problem::saddle::validate_point(f.as_ref(), &start_w, &start_theta)
                 .map_err(|e| crate::problem::spec::rename(e, "params.start"))?;
-            Box::new(a)
+            match explicit_sgda(&p, start_w.clone(), start_theta.clone())? {
+                Some(a) => Box::new(a),
+                None => {
+                    let need = |name: &str, v: Option<f64>| {
+                        v.ok_or_else(|| {
+                            invalid(
+                                format!("params.{name}"),
+                                "missing: give the Thm 21 schedule (`c0`, `epsilon`, `delta`) \
+                                 or an explicit run (`steps`, `batch`, `eta`, `sigma`)",
+                            )
+                        })
+                    };
+                    let (c0, epsilon, delta) = (
+                        need("c0", p.c0)?,
+                        need("epsilon", p.epsilon)?,
+                        need("delta", p.delta)?,
+                    );
+                    crate::privacy::validate_eps_delta(epsilon, delta)?;
+                    let cs = f.constants(support);
+                    Box::new(NoisySgda::new(
+                        positive_or("c0", Some(c0), 0.0)?,
+                        epsilon,
+                        delta,
+                        p.batch_rule.unwrap_or(Reading::Corrected),
+                        start_w,
+                        start_theta,
+                        positive_or("d_hat", p.d_hat, cs.diameter)?,
+                        positive_or("lipschitz", p.lipschitz, cs.lipschitz)?,
+                    )?)
+                }
+            }
         }
         "ldp_sgda" => {
             let p: LdpParams = params(&cfg.params)?;
             crate::privacy::validate_eps_delta(p.epsilon, p.delta)?;
             let (start_w, start_theta) = anchors(&p.start_w, &p.start_theta);
-            let cs = f.constants(&support);
+            let cs = f.constants(support);
             let a = LdpSgda::new(
                 p.epsilon,
                 p.delta,
@@ -408,6 +566,15 @@ pub fn run(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> Resu
                 positive_or("diameter", p.diameter, cs.diameter)?,
             )?
             .with_optimal_step(p.optimal_step);
+            if p.eta.is_some() && p.optimal_step {
+                return Err(invalid(
+                    "params.eta",
+                    "give either an explicit `eta` or `optimal_step`, not both",
+                ));
+            }
+            let a = a
+                .with_step(p.eta)
+                .map_err(|e| crate::problem::spec::rename(e, "params"))?;
             crate::problem::saddle::validate_point(f.as_ref(), &a.start_w, &a.start_theta)
                 .map_err(|e| crate::problem::spec::rename(e, "params.start"))?;
             Box::new(a)
@@ -425,7 +592,7 @@ pub fn run(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> Resu
                         ledger: None,
                     },
                     (None, Some(eps), Some(delta)) => {
-                        let g = positive_or("g", p.g, f.constants(&support).lipschitz)?;
+                        let g = positive_or("g", p.g, f.constants(support).lipschitz)?;
                         let c = positive_or("c", p.c, THM1_C_JOINT)?;
                         DpGda::calibrated(p.steps, p.rho, c, g, s.len(), eps, delta, p.averaging)
                             .map_err(|e| crate::problem::spec::rename(e, "params"))?
@@ -450,30 +617,70 @@ pub fn run(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> Resu
             ))
         }
     };
-    let mut noise = NoiseSource::recording(seed);
-    let out = alg.run(f.as_ref(), &s, &mut noise)?;
-    let emp = gap_function(f.as_ref(), &Objective::empirical(&s), &out.w, &out.theta)?;
-    let pop = match &dist {
-        Some(d) => {
-            Some(gap_function(f.as_ref(), &Objective::population(d), &out.w, &out.theta)?.gap)
+    Ok(Prepared {
+        f,
+        s,
+        dist,
+        alg,
+        seed,
+    })
+}
+
+/// The explicit form of `noisy_sgda`'s parameters: [`Sgda`] with T = `steps`, m = `batch`
+/// (indices with replacement), η = `eta`, σ = `sigma` (no privacy calibration, so no ledger), or
+/// `None` when none of the four is given (the Thm 21 schedule). Errors name the field: a missing
+/// one of the four, one of the schedule's fields given alongside them, or an invalid value.
+fn explicit_sgda(
+    p: &NoisyParams,
+    start_w: Vec<f64>,
+    start_theta: Vec<f64>,
+) -> Result<Option<Sgda>> {
+    if p.steps.is_none() && p.batch.is_none() && p.eta.is_none() && p.sigma.is_none() {
+        return Ok(None);
+    }
+    for (name, given) in [
+        ("c0", p.c0.is_some()),
+        ("epsilon", p.epsilon.is_some()),
+        ("delta", p.delta.is_some()),
+        ("batch_rule", p.batch_rule.is_some()),
+        ("d_hat", p.d_hat.is_some()),
+        ("lipschitz", p.lipschitz.is_some()),
+    ] {
+        if given {
+            return Err(invalid(
+                format!("params.{name}"),
+                "belongs to the Thm 21 schedule; an explicit run (`steps`, `batch`, `eta`, \
+                 `sigma`) takes none of `c0`, `epsilon`, `delta`, `batch_rule`, `d_hat`, \
+                 `lipschitz`",
+            ));
         }
-        None => None,
+    }
+    let missing = |name: &str| {
+        invalid(
+            format!("params.{name}"),
+            "missing: an explicit run needs all of `steps`, `batch`, `eta`, `sigma`",
+        )
     };
-    Ok(json!({
-        "algorithm": algorithm,
-        "name": alg.name(),
-        "problem": f.name(),
-        "seed": seed,
-        "n": s.len(),
-        "w": out.w,
-        "theta": out.theta,
-        "empirical_gap": emp.gap,
-        "population_gap": pop,
-        "grad_evals": out.grad_evals,
-        "ledger": out.ledger,
-        "noise_tape": noise.tape(),
-        "info": out.info,
-    }))
+    let steps = p.steps.ok_or_else(|| missing("steps"))?;
+    let m = p.batch.ok_or_else(|| missing("batch"))?;
+    let eta = p.eta.ok_or_else(|| missing("eta"))?;
+    let sigma = p.sigma.ok_or_else(|| missing("sigma"))?;
+    let sgda = Sgda::new(
+        eta,
+        steps,
+        start_w,
+        start_theta,
+        Batch::WithReplacement(m),
+        sigma,
+    )
+    .map_err(|e| crate::problem::spec::rename(e, "params"))?;
+    if (steps as u128) * (m as u128) > 1u128 << 34 {
+        return Err(invalid(
+            "params.steps",
+            format!("T·m = {steps}·{m} exceeds 2^34 gradient evaluations"),
+        ));
+    }
+    Ok(Some(sgda))
 }
 
 /// Evaluate a family's constants on a support (used by the CLI's `run` output).

@@ -255,6 +255,34 @@ impl Matrix {
         (0..self.rows).map(|i| dot(self.row(i), x)).collect()
     }
 
+    /// `A x` written into `out` (the values of [`Matrix::matvec`], no allocation).
+    ///
+    /// # Panics
+    /// If `x.len() != cols` or `out.len() != rows`.
+    pub fn matvec_into(&self, x: &[f64], out: &mut [f64]) {
+        check_len("Matrix::matvec_into", x.len(), self.cols);
+        check_len("Matrix::matvec_into", out.len(), self.rows);
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = dot(self.row(i), x);
+        }
+    }
+
+    /// `Aᵀ y` written into `out` (the values of [`Matrix::matvec_t`], no allocation).
+    ///
+    /// # Panics
+    /// If `y.len() != rows` or `out.len() != cols`.
+    pub fn matvec_t_into(&self, y: &[f64], out: &mut [f64]) {
+        check_len("Matrix::matvec_t_into", y.len(), self.rows);
+        check_len("Matrix::matvec_t_into", out.len(), self.cols);
+        out.iter_mut().for_each(|o| *o = 0.0);
+        for (i, &yi) in y.iter().enumerate() {
+            let row = self.row(i);
+            for j in 0..self.cols {
+                out[j] += row[j] * yi;
+            }
+        }
+    }
+
     /// `Aᵀ y`; entry j is `Σ_i a_ij y_i` summed in i order.
     ///
     /// # Panics

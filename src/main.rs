@@ -68,6 +68,10 @@ enum Cmd {
         /// JSON on stdout (the default is a short human summary).
         #[arg(long)]
         json: bool,
+        /// Record every noise draw and print the tape (`noise_tape` in the JSON) so the run can
+        /// be replayed without an RNG; without it nothing is recorded (memory constant in T).
+        #[arg(long)]
+        tape: bool,
     },
     /// Generate or check JSON fixtures.
     Fixtures {
@@ -361,6 +365,7 @@ fn main() -> ExitCode {
             config: path,
             seed,
             json,
+            tape,
         } => {
             let text = match std::fs::read_to_string(&path) {
                 Ok(t) => t,
@@ -375,7 +380,7 @@ fn main() -> ExitCode {
                 Ok(c) => c,
                 Err(e) => return bad(e),
             };
-            match config::run(&algorithm, &cfg, seed) {
+            match config::run_with(&algorithm, &cfg, seed, tape) {
                 Ok(v) => {
                     if json {
                         println!(

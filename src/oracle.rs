@@ -3,6 +3,7 @@
 //! operator g(·; x) of BGM23 §2, "Saddle Operator", counts as one gradient evaluation).
 
 use crate::linalg;
+use crate::problem::saddle::{DenseKernel, OperatorKernel};
 use crate::problem::{Objective, SaddleFn};
 use std::cell::Cell;
 
@@ -91,6 +92,84 @@ impl<'a> Oracle<'a> {
         (gw, gt)
     }
 
+    /// The loss's per-sample [`OperatorKernel`] (its allocation-free one where the family has
+    /// one, else the dense path), for [`Oracle::minibatch_operator`] and
+    /// [`Oracle::weighted_operator`], which count the evaluations.
+    pub fn kernel(&self) -> Box<dyn OperatorKernel + 'a> {
+        self.f
+            .operator_kernel()
+            .unwrap_or_else(|| Box::new(DenseKernel { f: self.f }))
+    }
+
+    /// The minibatch saddle operator Σ_{i ∈ idx} s·g(w, θ; x_i), summed in the order of `idx`
+    /// from 0.0, written into (g_w, g_θ) with no allocation; counts one gradient evaluation per
+    /// index. The points are rows of length `k` of the contiguous array `flat` (x_i =
+    /// `flat[i·k .. (i+1)·k]`, see [`flatten`]: one memory access chain per sample). Values as
+    /// `axpy(s, a_i, g)` over the operators (a_i, b_i) of [`Oracle::operator`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn minibatch_operator(
+        &self,
+        kernel: &mut dyn OperatorKernel,
+        flat: &[f64],
+        k: usize,
+        idx: &[usize],
+        s: f64,
+        w: &[f64],
+        theta: &[f64],
+        gw: &mut [f64],
+        gt: &mut [f64],
+    ) {
+        gw.iter_mut().for_each(|v| *v = 0.0);
+        gt.iter_mut().for_each(|v| *v = 0.0);
+        kernel.prepare(w, theta);
+        for &i in idx {
+            kernel.add_operator(w, theta, &flat[i * k..(i + 1) * k], s, gw, gt);
+        }
+        self.grads.set(self.grads.get() + idx.len() as u64);
+    }
+
+    /// The saddle operator g(w, θ; x) written into (g_w, g_θ) with no allocation (the values of
+    /// [`Oracle::operator`]: the buffers start at −0.0, the identity of addition, and receive
+    /// 1·g); counts one gradient evaluation.
+    pub fn operator_into(
+        &self,
+        kernel: &mut dyn OperatorKernel,
+        x: &[f64],
+        w: &[f64],
+        theta: &[f64],
+        gw: &mut [f64],
+        gt: &mut [f64],
+    ) {
+        gw.iter_mut().for_each(|v| *v = -0.0);
+        gt.iter_mut().for_each(|v| *v = -0.0);
+        kernel.prepare(w, theta);
+        kernel.add_operator(w, theta, x, 1.0, gw, gt);
+        self.grads.set(self.grads.get() + 1);
+    }
+
+    /// The data part of [`Oracle::objective_operator`]: Σ_j π_j g(w, θ; x_j) summed in index
+    /// order from 0.0, into (g_w, g_θ), with no allocation; counts one gradient evaluation per
+    /// mixture point. (The regularizer is [`crate::problem::Regularizer::add_operator`].)
+    #[allow(clippy::too_many_arguments)]
+    pub fn weighted_operator(
+        &self,
+        kernel: &mut dyn OperatorKernel,
+        points: &[Vec<f64>],
+        weights: &[f64],
+        w: &[f64],
+        theta: &[f64],
+        gw: &mut [f64],
+        gt: &mut [f64],
+    ) {
+        gw.iter_mut().for_each(|v| *v = 0.0);
+        gt.iter_mut().for_each(|v| *v = 0.0);
+        kernel.prepare(w, theta);
+        for (x, &p) in points.iter().zip(weights) {
+            kernel.add_operator(w, theta, x, p, gw, gt);
+        }
+        self.grads.set(self.grads.get() + points.len() as u64);
+    }
+
     /// Gradient (operator) evaluations so far.
     pub fn grad_evals(&self) -> u64 {
         self.grads.get()
@@ -129,4 +208,10 @@ impl<'a> OpOracle<'a> {
     pub fn op(&self) -> &'a dyn crate::problem::MonotoneOp {
         self.op
     }
+}
+
+/// The points as one contiguous row-major array (rows of equal length), for
+/// [`Oracle::minibatch_operator`].
+pub fn flatten(points: &[Vec<f64>]) -> Vec<f64> {
+    points.concat()
 }

@@ -65,6 +65,14 @@
 //! matches the i-th tape entry in label, kind, count (and `n` for indices). Replaying the tape
 //! recorded by a run reproduces that run's values bit for bit.
 //!
+//! **One-shot step streams.** The iterative algorithms draw once per step from labels such as
+//! `"rr/round=2/sgda/noise/step=17"` ([`StepLabel`]: a head and a step number). Their draws
+//! ([`NoiseSource::indices_at`], [`NoiseSource::gaussian_at`]) derive the stream on demand from
+//! (master seed, label), hash the label without formatting it, and do not keep the stream: the
+//! values are those of the labelled request on the label's first use (the recipe is unchanged),
+//! and a non-recording source stays constant in memory however many steps a run makes. Each
+//! step label is drawn at most once per source (the step is in the label).
+//!
 //! # Coupling
 //!
 //! Because a draw depends only on (master seed, label, position within that label's stream),
@@ -92,6 +100,54 @@ pub fn fnv1a64(label: &str) -> u64 {
     label.bytes().fold(FNV_OFFSET, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(FNV_PRIME)
     })
+}
+
+/// Continue an FNV-1a 64 hash `state` over `bytes`: `fnv1a64(a + b)` is
+/// `fnv1a64_extend(fnv1a64(a), b)`.
+pub fn fnv1a64_extend(state: u64, bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .fold(state, |h, &b| (h ^ u64::from(b)).wrapping_mul(FNV_PRIME))
+}
+
+/// A family of labels `{head}{step}` (e.g. `"rr/round=2/sgda/noise/step="` and 17 give
+/// `"rr/round=2/sgda/noise/step=17"`), whose stream numbers are computed without formatting the
+/// label: FNV-1a over the head is done once, then continued over the decimal digits of the step
+/// (recipe step 2 is a byte-wise fold, so the stream number is exactly `fnv1a64` of the label).
+#[derive(Clone, Debug)]
+pub struct StepLabel {
+    head: String,
+    head_hash: u64,
+}
+
+impl StepLabel {
+    /// The labels `{head}{step}`.
+    pub fn new(head: impl Into<String>) -> StepLabel {
+        let head = head.into();
+        let head_hash = fnv1a64(&head);
+        StepLabel { head, head_hash }
+    }
+
+    /// The stream number of the label of `step`: `fnv1a64(&self.label(step))`, with no allocation.
+    pub fn stream_number(&self, step: u64) -> u64 {
+        let mut digits = [0u8; 20];
+        let mut i = digits.len();
+        let mut v = step;
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (v % 10) as u8;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        fnv1a64_extend(self.head_hash, &digits[i..])
+    }
+
+    /// The label of `step` as a string (`{head}{step}`, decimal, no padding).
+    pub fn label(&self, step: u64) -> String {
+        format!("{}{step}", self.head)
+    }
 }
 
 /// The 32-byte ChaCha20 key of a master seed: its 8 little-endian bytes then 24 zero bytes.
@@ -164,6 +220,32 @@ impl Stream {
         let t = std::f64::consts::TAU * u2;
         self.cached_normal = Some(r * t.sin());
         r * t.cos()
+    }
+
+    /// `out[i] = sigma · z_i` for `out.len()` consecutive [`Stream::normal`] draws z_i (the same
+    /// values and the same stream state afterwards, cache included), without the per-draw
+    /// bookkeeping of the cache.
+    pub fn fill_scaled_normals(&mut self, sigma: f64, out: &mut [f64]) {
+        let mut i = 0;
+        if !out.is_empty() {
+            if let Some(z) = self.cached_normal.take() {
+                out[0] = sigma * z;
+                i = 1;
+            }
+        }
+        while i < out.len() {
+            let u1 = 1.0 - self.uniform();
+            let u2 = self.uniform();
+            let r = (-2.0 * u1.ln()).sqrt();
+            let t = std::f64::consts::TAU * u2;
+            out[i] = sigma * (r * t.cos());
+            let second = r * t.sin();
+            match out.get_mut(i + 1) {
+                Some(o) => *o = sigma * second,
+                None => self.cached_normal = Some(second),
+            }
+            i += 2;
+        }
     }
 
     /// `count` consecutive [`Stream::normal`] draws.
@@ -433,6 +515,114 @@ impl NoiseSource {
         }
     }
 
+    /// `out.len()` indices in \[0, n) from the **one-shot** stream of `label`'s step `step`
+    /// (the label `{head}{step}`), written into `out`.
+    ///
+    /// One-shot: the stream is derived on demand from (master seed, label) at its start and not
+    /// kept, so a non-recording source stays constant in memory however many steps a run
+    /// makes, and no label string is formatted. The values are those of
+    /// [`NoiseSource::indices`] with the formatted label **on its first use**; an algorithm
+    /// must therefore draw each step label at most once from one source (every iterative
+    /// algorithm of the crate does: the step is part of the label). Recording and replaying
+    /// format the label and behave as [`NoiseSource::indices`] (tape entries are identical).
+    /// `n == 0` is [`Error::Invalid`] naming `"n"`.
+    pub fn indices_at(
+        &mut self,
+        label: &StepLabel,
+        step: u64,
+        n: usize,
+        out: &mut [usize],
+    ) -> Result<()> {
+        if n == 0 {
+            return Err(invalid("n", "index range must be >= 1, got 0"));
+        }
+        if let NoiseSource::Sample {
+            master_seed,
+            tape: None,
+            draws_made,
+            ..
+        } = self
+        {
+            let mut stream = Stream::with_stream_number(*master_seed, label.stream_number(step));
+            out.iter_mut().for_each(|o| *o = stream.index(n));
+            *draws_made += 1;
+            return Ok(());
+        }
+        let v = self.one_shot(&label.label(step), out.len(), Request::Index(n))?;
+        let DrawValues::Index { values, .. } = v else {
+            unreachable!("draw returns the requested kind")
+        };
+        for (o, v) in out.iter_mut().zip(values) {
+            *o = usize::try_from(v)
+                .map_err(|_| Error::Replay(format!("index value {v} does not fit in usize")))?;
+        }
+        Ok(())
+    }
+
+    /// `out.len()` draws of N(0, sigma²) from the one-shot stream of `label`'s step `step`,
+    /// written into `out`: the values of [`NoiseSource::gaussian`] with the formatted label on its
+    /// first use (one-shot streams as in [`NoiseSource::indices_at`]; a Box–Muller output left
+    /// cached at the end is dropped with the stream). `sigma` must be finite and `>= 0`, else
+    /// [`Error::Invalid`] naming `"sigma"`.
+    pub fn gaussian_at(
+        &mut self,
+        label: &StepLabel,
+        step: u64,
+        sigma: f64,
+        out: &mut [f64],
+    ) -> Result<()> {
+        if !sigma.is_finite() || sigma < 0.0 {
+            return Err(invalid(
+                "sigma",
+                format!("must be finite and >= 0, got {sigma}"),
+            ));
+        }
+        if let NoiseSource::Sample {
+            master_seed,
+            tape: None,
+            draws_made,
+            ..
+        } = self
+        {
+            let mut stream = Stream::with_stream_number(*master_seed, label.stream_number(step));
+            stream.fill_scaled_normals(sigma, out);
+            *draws_made += 1;
+            return Ok(());
+        }
+        let v = self.one_shot(&label.label(step), out.len(), Request::Normal)?;
+        let DrawValues::Normal(z) = v else {
+            unreachable!("draw returns the requested kind")
+        };
+        out.iter_mut().zip(z).for_each(|(o, z)| *o = sigma * z);
+        Ok(())
+    }
+
+    /// One draw call on a one-shot stream (recording or replaying; see
+    /// [`NoiseSource::indices_at`]): a recording source draws from a fresh stream of the label
+    /// and records it without keeping the stream; a replay checks the tape entry as usual.
+    fn one_shot(&mut self, label: &str, count: usize, req: Request) -> Result<DrawValues> {
+        match self {
+            NoiseSource::Sample {
+                master_seed,
+                tape,
+                draws_made,
+                ..
+            } => {
+                let mut stream = Stream::new(*master_seed, label);
+                let values = draw_values(&mut stream, count, req);
+                if let Some(tape) = tape {
+                    tape.draws.push(Draw {
+                        label: label.to_string(),
+                        values: values.clone(),
+                    });
+                }
+                *draws_made += 1;
+                Ok(values)
+            }
+            NoiseSource::Replay { .. } => self.draw(label, count, req),
+        }
+    }
+
     /// The tape recorded so far (a recording `Sample` source), or the tape being replayed.
     /// `None` for a non-recording `Sample` source.
     pub fn tape(&self) -> Option<&Tape> {
@@ -483,25 +673,7 @@ impl NoiseSource {
                 let stream = streams
                     .entry(label.to_string())
                     .or_insert_with(|| Stream::new(*master_seed, label));
-                let values = match req {
-                    Request::Normal => DrawValues::Normal(stream.normals(count)),
-                    Request::Uniform => DrawValues::Uniform(stream.uniforms(count)),
-                    Request::Index(n) => DrawValues::Index {
-                        n: n as u64,
-                        values: stream
-                            .indices(count, n)
-                            .into_iter()
-                            .map(|i| i as u64)
-                            .collect(),
-                    },
-                    Request::Permutation => DrawValues::Permutation(
-                        stream
-                            .permutation(count)
-                            .into_iter()
-                            .map(|i| i as u64)
-                            .collect(),
-                    ),
-                };
+                let values = draw_values(stream, count, req);
                 if let Some(tape) = tape {
                     tape.draws.push(Draw {
                         label: label.to_string(),
@@ -525,6 +697,29 @@ impl NoiseSource {
                 Ok(entry.values.clone())
             }
         }
+    }
+}
+
+/// The values of one draw call of kind `req` on `stream`.
+fn draw_values(stream: &mut Stream, count: usize, req: Request) -> DrawValues {
+    match req {
+        Request::Normal => DrawValues::Normal(stream.normals(count)),
+        Request::Uniform => DrawValues::Uniform(stream.uniforms(count)),
+        Request::Index(n) => DrawValues::Index {
+            n: n as u64,
+            values: stream
+                .indices(count, n)
+                .into_iter()
+                .map(|i| i as u64)
+                .collect(),
+        },
+        Request::Permutation => DrawValues::Permutation(
+            stream
+                .permutation(count)
+                .into_iter()
+                .map(|i| i as u64)
+                .collect(),
+        ),
     }
 }
 
@@ -611,6 +806,63 @@ mod tests {
         assert_eq!(fnv1a64(""), 0xcbf2_9ce4_8422_2325);
         assert_eq!(fnv1a64("a"), 0xaf63_dc4c_8601_ec8c);
         assert_eq!(fnv1a64("foobar"), 0x8594_4171_f739_67e8);
+    }
+
+    #[test]
+    fn filled_normals_are_the_normal_draws() {
+        for sigma in [1.0, 0.3] {
+            for lens in [vec![5usize, 3, 0, 4, 1], vec![0, 2, 7, 6]] {
+                let (mut a, mut b) = (Stream::new(9, "x"), Stream::new(9, "x"));
+                for len in lens {
+                    let mut out = vec![0.0; len];
+                    a.fill_scaled_normals(sigma, &mut out);
+                    let want: Vec<u64> = (0..len).map(|_| (sigma * b.normal()).to_bits()).collect();
+                    assert_eq!(out.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), want);
+                }
+                assert_eq!(a.normal().to_bits(), b.normal().to_bits(), "same cache");
+                assert_eq!(a.next_u64(), b.next_u64(), "same position");
+            }
+        }
+    }
+
+    #[test]
+    fn step_labels_hash_as_their_formatted_label() {
+        let l = StepLabel::new("rr/round=2/sgda/noise/step=");
+        for step in [0u64, 1, 9, 10, 17, 12345, u64::MAX] {
+            assert_eq!(l.stream_number(step), fnv1a64(&l.label(step)));
+        }
+        assert_eq!(l.label(17), "rr/round=2/sgda/noise/step=17");
+    }
+
+    #[test]
+    fn one_shot_draws_equal_first_labelled_draws() {
+        let l = StepLabel::new("p/sgda/batch/step=");
+        let (mut a, mut b, mut r) = (
+            NoiseSource::sample(5),
+            NoiseSource::sample(5),
+            NoiseSource::recording(5),
+        );
+        for t in 1..=3u64 {
+            let mut idx = [0usize; 7];
+            a.indices_at(&l, t, 11, &mut idx).unwrap();
+            assert_eq!(idx.to_vec(), b.indices(&l.label(t), 7, 11).unwrap());
+            let mut idx2 = [0usize; 7];
+            r.indices_at(&l, t, 11, &mut idx2).unwrap();
+            assert_eq!(idx, idx2);
+            let mut z = [0.0; 5];
+            a.gaussian_at(&l, 100 + t, 0.3, &mut z).unwrap();
+            assert_eq!(z.to_vec(), b.gaussian(&l.label(100 + t), 5, 0.3).unwrap());
+            r.gaussian_at(&l, 100 + t, 0.3, &mut z).unwrap();
+        }
+        assert_eq!((a.draws_made(), r.draws_made()), (6, 6));
+        let tape = r.into_tape().unwrap();
+        assert_eq!(&tape, b.tape().unwrap_or(&tape));
+        let mut rep = NoiseSource::replay(tape);
+        let mut z = [0.0; 7];
+        let mut idx = [0usize; 7];
+        rep.indices_at(&l, 1, 11, &mut idx).unwrap();
+        rep.gaussian_at(&l, 101, 0.3, &mut z[..5]).unwrap();
+        assert!(rep.gaussian_at(&l, 2, 0.3, &mut z[..5]).is_err());
     }
 
     #[test]

@@ -79,3 +79,85 @@ fn every_registered_claim_passes_and_its_control_is_rejected() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// What an entry point refuses is part of the oracle's contract (errors, not panics, and no
+/// answer for a meaningless question): invalid parameters are refused with the field named, and
+/// the valid neighbours of each refused value are accepted. Run with the claims so that a
+/// mutation that silently accepts (or wrongly refuses) a parameter is caught.
+#[test]
+fn invalid_parameters_are_refused_and_valid_ones_accepted() {
+    use dpsaddle::algorithms::recursive_regularization::{DistanceRule, NPrimeRule, Schedule};
+    use dpsaddle::algorithms::regularized_erm::RegularizedErm;
+    use dpsaddle::algorithms::sgda::{Batch, Sgda};
+    use dpsaddle::algorithms::Algorithm;
+    use dpsaddle::gap::{strong_gap, WeightedOutput};
+    use dpsaddle::problem::{Dataset, Objective, QuadBilinear};
+    use dpsaddle::rng::NoiseSource;
+
+    let names = |r: dpsaddle::error::Result<()>, field: &str| match r {
+        Err(e) => assert!(e.to_string().contains(field), "{field}: {e}"),
+        Ok(()) => panic!("{field}: accepted"),
+    };
+    let f = QuadBilinear::lin_box(0.0).unwrap();
+    let s = Dataset::new(vec![vec![0.5, -0.5], vec![0.1, 0.2]]).unwrap();
+    let obj = Objective::empirical(&s);
+
+    // Gap over weighted outputs: the weights must sum to 1.
+    let out = |w: f64| WeightedOutput {
+        weight: w,
+        w: vec![0.0],
+        theta: vec![0.0],
+    };
+    names(
+        strong_gap(&f, &obj, &[out(0.5)]).map(|_| ()),
+        "outputs.weight",
+    );
+    assert!(strong_gap(&f, &obj, &[out(0.5), out(0.5)]).is_ok());
+
+    // BGM23 Algorithm 1's schedule: n ≥ 2.
+    let sched = |n: usize| {
+        Schedule::bgm23(
+            n,
+            4.0,
+            1.0,
+            0.01,
+            NPrimeRule::PaperLiteral,
+            DistanceRule::Corrected,
+        )
+        .map(|_| ())
+    };
+    names(sched(1), "n");
+    if let Err(e) = sched(2) {
+        assert!(!e.to_string().contains("must be ≥ 2"), "n = 2 refused: {e}");
+    }
+
+    // Regularized ERM: a minimization problem only; its Lemma 2 bound 2L/(λn); its name.
+    let erm = RegularizedErm::new(0.5, vec![0.0]).unwrap();
+    names(
+        erm.run(&f, &s, &mut NoiseSource::sample(0)).map(|_| ()),
+        "problem",
+    );
+    let bad_lambda = RegularizedErm {
+        lambda: -1.0,
+        anchor_w: vec![0.0],
+    };
+    names(bad_lambda.validate(&f), "lambda");
+    assert!((erm.stability_bound(1.0, 10) - 2.0 / (0.5 * 10.0)).abs() < 1e-15);
+    assert_eq!(erm.name(), "regularized_erm(λ=0.5)");
+
+    // SGDA: η > 0 finite, σ ≥ 0 finite, m ≥ 1, through both validations.
+    let sgda = |eta: f64, sigma: f64| {
+        let mut a = Sgda::new(0.1, 3, vec![0.0], vec![0.0], Batch::Full, 0.0).unwrap();
+        a.eta = eta;
+        a.sigma = sigma;
+        a
+    };
+    assert!(sgda(0.1, 0.0).validate_params().is_ok());
+    assert!(sgda(0.1, 0.3).validate_params().is_ok());
+    names(sgda(0.1, -0.3).validate_params(), "sigma");
+    names(sgda(-0.1, 0.0).validate_params(), "eta");
+    assert!(sgda(0.1, 0.3).validate(&f, &obj).is_ok());
+    names(sgda(-0.1, 0.0).validate(&f, &obj), "eta");
+    names(sgda(f64::INFINITY, 0.0).validate(&f, &obj), "eta");
+    names(sgda(0.1, -0.3).validate(&f, &obj), "sigma");
+}

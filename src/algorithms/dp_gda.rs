@@ -34,7 +34,7 @@ use crate::linalg;
 use crate::oracle::Oracle;
 use crate::privacy::{DpEvent, Neighbouring, PrivacyLedger};
 use crate::problem::{Dataset, Objective, SaddleFn};
-use crate::rng::NoiseSource;
+use crate::rng::{NoiseSource, StepLabel};
 use serde::{Deserialize, Serialize};
 
 /// Which iterates are averaged (KLLW22 Algorithm 1, its output line; E-KLLW22-5).
@@ -226,6 +226,40 @@ impl DpGda {
         noise: &mut NoiseSource,
         mode: GradientMode,
     ) -> Result<DpGdaRun> {
+        let mut trace = Trace::default();
+        let output = self.run_inner(f, s, noise, mode, Some(&mut trace))?;
+        Ok(DpGdaRun {
+            output,
+            w: trace.w,
+            v: trace.v,
+            b_w: trace.b_w,
+            b_v: trace.b_v,
+        })
+    }
+
+    /// Run on S with the full-batch gradient evaluated as `mode` says, keeping no trace (memory
+    /// constant in T).
+    pub fn run_with_mode(
+        &self,
+        f: &dyn SaddleFn,
+        s: &Dataset,
+        noise: &mut NoiseSource,
+        mode: GradientMode,
+    ) -> Result<Output> {
+        self.run_inner(f, s, noise, mode, None)
+    }
+
+    /// The loop: buffers preallocated, the averages accumulated as the iterates are produced (in
+    /// the order the stored-trajectory average sums them), one-shot noise streams; the
+    /// aggregated-mean gradient through the loss's per-sample kernel with no allocation.
+    fn run_inner(
+        &self,
+        f: &dyn SaddleFn,
+        s: &Dataset,
+        noise: &mut NoiseSource,
+        mode: GradientMode,
+        mut trace: Option<&mut Trace>,
+    ) -> Result<Output> {
         self.validate(f)?;
         crate::algorithms::check_data(f, s)?;
         let obj = Objective::empirical(s);
@@ -234,43 +268,15 @@ impl DpGda {
             reg: obj.reg.clone(),
         };
         let oracle = Oracle::new(f);
+        let mut kernel = oracle.kernel();
         let (dw, dv) = (f.dim_w(), f.dim_theta());
         let mut w = vec![0.0; dw];
         let mut v = vec![0.0; dv];
-        let mut ws = vec![w.clone()];
-        let mut vs = vec![v.clone()];
-        let (mut bws, mut bvs) = (Vec::new(), Vec::new());
-        for t in 1..=self.steps {
-            // The saddle operator (∇_w L_S, −∇_v L_S) at (w_t, v_t).
-            let (gw, gv_neg) = match mode {
-                GradientMode::AggregatedMean => oracle.objective_operator(&agg, &w, &v),
-                GradientMode::PerPoint => oracle.per_point_operator(&s.points, &w, &v),
-            };
-            let (bw, bv) = if self.sigma > 0.0 {
-                (
-                    noise.gaussian(&format!("dp_gda/noise_w/step={t}"), dw, self.sigma)?,
-                    noise.gaussian(&format!("dp_gda/noise_v/step={t}"), dv, self.sigma)?,
-                )
-            } else {
-                (vec![0.0; dw], vec![0.0; dv])
-            };
-            let eta = crate::papers::kllw22::stability::thm2_step_size(self.rho, t);
-            // w − η(∇_w + b_w); v + η(∇_v + b_v) = v − η(−∇_v − b_v).
-            let w_next = f.domain_w().project(&linalg::sub(
-                &w,
-                &linalg::scale(eta, &linalg::add(&gw, &bw)),
-            ));
-            let v_next = f.domain_theta().project(&linalg::sub(
-                &v,
-                &linalg::scale(eta, &linalg::sub(&gv_neg, &bv)),
-            ));
-            w = w_next;
-            v = v_next;
-            ws.push(w.clone());
-            vs.push(v.clone());
-            bws.push(bw);
-            bvs.push(bv);
-        }
+        let (mut gw, mut gv_neg) = (vec![0.0; dw], vec![0.0; dv]);
+        let (mut bw, mut bv) = (vec![0.0; dw], vec![0.0; dv]);
+        let label_w = StepLabel::new("dp_gda/noise_w/step=");
+        let label_v = StepLabel::new("dp_gda/noise_v/step=");
+        // The average of the iterates with index in `range` (w_1 = 0 has index 0).
         let range = match self.averaging {
             Averaging::PaperLiteral => 0..self.steps,
             Averaging::Produced => 1..self.steps + 1,
@@ -278,11 +284,61 @@ impl DpGda {
         let inv = 1.0 / self.steps as f64;
         let mut wbar = vec![0.0; dw];
         let mut vbar = vec![0.0; dv];
-        for k in range {
-            linalg::axpy(inv, &ws[k], &mut wbar);
-            linalg::axpy(inv, &vs[k], &mut vbar);
+        if range.contains(&0) {
+            linalg::axpy(inv, &w, &mut wbar);
+            linalg::axpy(inv, &v, &mut vbar);
         }
-        let output = Output {
+        if let Some(tr) = trace.as_deref_mut() {
+            tr.w.push(w.clone());
+            tr.v.push(v.clone());
+        }
+        for t in 1..=self.steps {
+            // The saddle operator (∇_w L_S, −∇_v L_S) at (w_t, v_t).
+            match mode {
+                GradientMode::AggregatedMean => {
+                    oracle.weighted_operator(
+                        kernel.as_mut(),
+                        &agg.data.points,
+                        &agg.data.weights,
+                        &w,
+                        &v,
+                        &mut gw,
+                        &mut gv_neg,
+                    );
+                    agg.reg.add_operator(&w, &v, &mut gw, &mut gv_neg);
+                }
+                GradientMode::PerPoint => {
+                    let (a, b) = oracle.per_point_operator(&s.points, &w, &v);
+                    gw.copy_from_slice(&a);
+                    gv_neg.copy_from_slice(&b);
+                }
+            }
+            if self.sigma > 0.0 {
+                noise.gaussian_at(&label_w, t as u64, self.sigma, &mut bw)?;
+                noise.gaussian_at(&label_v, t as u64, self.sigma, &mut bv)?;
+            }
+            let eta = crate::papers::kllw22::stability::thm2_step_size(self.rho, t);
+            // w − η(∇_w + b_w); v + η(∇_v + b_v) = v − η(−∇_v − b_v).
+            for ((wk, g), b) in w.iter_mut().zip(&gw).zip(&bw) {
+                *wk -= eta * (g + b);
+            }
+            for ((vk, g), b) in v.iter_mut().zip(&gv_neg).zip(&bv) {
+                *vk -= eta * (g - b);
+            }
+            f.domain_w().project_in_place(&mut w);
+            f.domain_theta().project_in_place(&mut v);
+            if range.contains(&t) {
+                linalg::axpy(inv, &w, &mut wbar);
+                linalg::axpy(inv, &v, &mut vbar);
+            }
+            if let Some(tr) = trace.as_deref_mut() {
+                tr.w.push(w.clone());
+                tr.v.push(v.clone());
+                tr.b_w.push(bw.clone());
+                tr.b_v.push(bv.clone());
+            }
+        }
+        Ok(Output {
             w: wbar,
             theta: vbar,
             grad_evals: oracle.grad_evals(),
@@ -298,15 +354,17 @@ impl DpGda {
                 gradient_mode: mode,
                 per_point_evaluations: (s.len() as u64).saturating_mul(self.steps as u64),
             }),
-        };
-        Ok(DpGdaRun {
-            output,
-            w: ws,
-            v: vs,
-            b_w: bws,
-            b_v: bvs,
         })
     }
+}
+
+/// The trajectory and noise of a traced run.
+#[derive(Default)]
+struct Trace {
+    w: Vec<Vec<f64>>,
+    v: Vec<Vec<f64>>,
+    b_w: Vec<Vec<f64>>,
+    b_v: Vec<Vec<f64>>,
 }
 
 impl Algorithm for DpGda {
@@ -317,7 +375,7 @@ impl Algorithm for DpGda {
         )
     }
     fn run(&self, f: &dyn SaddleFn, s: &Dataset, noise: &mut NoiseSource) -> Result<Output> {
-        Ok(self.run_traced(f, s, noise)?.output)
+        self.run_with_mode(f, s, noise, GradientMode::AggregatedMean)
     }
 }
 
@@ -340,9 +398,6 @@ impl Algorithm for DpGdaWithMode {
         }
     }
     fn run(&self, f: &dyn SaddleFn, s: &Dataset, noise: &mut NoiseSource) -> Result<Output> {
-        Ok(self
-            .alg
-            .run_traced_with(f, s, noise, self.gradient_mode)?
-            .output)
+        self.alg.run_with_mode(f, s, noise, self.gradient_mode)
     }
 }

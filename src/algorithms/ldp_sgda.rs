@@ -40,7 +40,7 @@ use crate::papers::bgm23::schedules::{
 use crate::papers::Reading;
 use crate::problem::saddle::validate_point;
 use crate::problem::{Dataset, SaddleFn};
-use crate::rng::NoiseSource;
+use crate::rng::{NoiseSource, StepLabel};
 use serde::{Deserialize, Serialize};
 
 /// One-pass local-DP SGDA (BGM23 App. A.2, Cor 16).
@@ -56,6 +56,10 @@ pub struct LdpSgda {
     /// Use η* = B√(2/(nV)) instead of the variant's η.
     #[serde(default)]
     pub optimal_step: bool,
+    /// An explicit step η > 0 instead of the variant's η or η* (σ and the ledger, which do not
+    /// depend on η, are unchanged; the bound B²/(ηn) + (η/2)V is evaluated at this η).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<f64>,
     /// w_0 ∈ W.
     pub start_w: Vec<f64>,
     /// θ_0 ∈ Θ.
@@ -147,6 +151,7 @@ impl LdpSgda {
             delta,
             variant,
             optimal_step: false,
+            step: None,
             start_w,
             start_theta,
             lipschitz,
@@ -159,6 +164,16 @@ impl LdpSgda {
     pub fn with_optimal_step(mut self, optimal_step: bool) -> LdpSgda {
         self.optimal_step = optimal_step;
         self
+    }
+
+    /// Use the explicit step η (finite and > 0, else an error naming `eta`; `None`: the
+    /// variant's η or η*).
+    pub fn with_step(mut self, eta: Option<f64>) -> Result<LdpSgda> {
+        if let Some(e) = eta {
+            require_positive("eta", e)?;
+        }
+        self.step = eta;
+        Ok(self)
     }
 
     /// Prepend `prefix` to every stream label.
@@ -178,7 +193,10 @@ impl LdpSgda {
         let sigma = cal.sigma;
         let (l, b, eps) = (self.lipschitz, self.diameter, self.epsilon);
         let v = cor16_variance(l, d, sigma);
-        let eta = if self.optimal_step {
+        let eta = if let Some(e) = self.step {
+            require_positive("eta", e)?;
+            e
+        } else if self.optimal_step {
             cor16_optimal_eta(b, n, v)
         } else {
             match self.variant {
@@ -201,6 +219,25 @@ impl LdpSgda {
         s: &Dataset,
         noise: &mut NoiseSource,
     ) -> Result<LdpRun> {
+        let mut iterates = Vec::with_capacity(s.len() + 1);
+        let (output, order) = self.run_inner(f, s, noise, Some(&mut iterates))?;
+        Ok(LdpRun {
+            output,
+            order,
+            iterates,
+        })
+    }
+
+    /// The one pass: each user's operator through the loss's per-sample kernel into
+    /// preallocated buffers, one-shot noise streams, projections in place; the iterates are kept
+    /// only when `trace` asks for them.
+    fn run_inner(
+        &self,
+        f: &dyn SaddleFn,
+        s: &Dataset,
+        noise: &mut NoiseSource,
+        mut trace: Option<&mut Vec<Vec<f64>>>,
+    ) -> Result<(Output, Vec<usize>)> {
         crate::algorithms::check_data(f, s)?;
         validate_point(f, &self.start_w, &self.start_theta)
             .map_err(|e| crate::problem::spec::rename(e, "start"))?;
@@ -210,31 +247,36 @@ impl LdpSgda {
         let cal = bgm23_cor16(self.lipschitz, self.epsilon, self.delta, self.variant)?;
         let order = noise.permutation(&format!("{}ldp_sgda/permutation", self.label_prefix), n)?;
         let oracle = Oracle::new(f);
+        let mut kernel = oracle.kernel();
         let mut w = self.start_w.clone();
         let mut th = self.start_theta.clone();
         let mut sum_w = vec![0.0; dw];
         let mut sum_t = vec![0.0; dt];
-        let mut iterates = Vec::with_capacity(n + 1);
-        iterates.push(linalg::concat(&w, &th));
+        let (mut gw, mut gt) = (vec![0.0; dw], vec![0.0; dt]);
+        let mut xi = vec![0.0; dw + dt];
+        let label = StepLabel::new(format!("{}ldp_sgda/noise/step=", self.label_prefix));
+        if let Some(it) = trace.as_deref_mut() {
+            it.push(linalg::concat(&w, &th));
+        }
         for (t, &i) in (1..=n).zip(&order) {
             linalg::axpy(1.0, &w, &mut sum_w);
             linalg::axpy(1.0, &th, &mut sum_t);
-            let (mut gw, mut gt) = oracle.operator(&w, &th, &s.points[i]);
-            let xi = noise.gaussian(
-                &format!("{}ldp_sgda/noise/step={t}", self.label_prefix),
-                dw + dt,
-                p.sigma,
-            )?;
-            let (xw, xt) = linalg::split(&xi, dw);
-            linalg::axpy(1.0, &xw, &mut gw);
-            linalg::axpy(1.0, &xt, &mut gt);
-            w = f
-                .domain_w()
-                .project(&linalg::sub(&w, &linalg::scale(p.eta, &gw)));
-            th = f
-                .domain_theta()
-                .project(&linalg::sub(&th, &linalg::scale(p.eta, &gt)));
-            iterates.push(linalg::concat(&w, &th));
+            oracle.operator_into(kernel.as_mut(), &s.points[i], &w, &th, &mut gw, &mut gt);
+            noise.gaussian_at(&label, t as u64, p.sigma, &mut xi)?;
+            let (xw, xt) = xi.split_at(dw);
+            linalg::axpy(1.0, xw, &mut gw);
+            linalg::axpy(1.0, xt, &mut gt);
+            for (wk, g) in w.iter_mut().zip(&gw) {
+                *wk -= p.eta * g;
+            }
+            for (tk, g) in th.iter_mut().zip(&gt) {
+                *tk -= p.eta * g;
+            }
+            f.domain_w().project_in_place(&mut w);
+            f.domain_theta().project_in_place(&mut th);
+            if let Some(it) = trace.as_deref_mut() {
+                it.push(linalg::concat(&w, &th));
+            }
         }
         let inv = 1.0 / n as f64;
         let output = Output {
@@ -254,15 +296,11 @@ impl LdpSgda {
                 ledger_scope: "each user's single release (local randomizer); users' records are \
                                disjoint"
                     .to_string(),
-                last_iterate: iterates.last().cloned(),
+                last_iterate: Some(linalg::concat(&w, &th)),
                 average: "z_0..z_{n-1} (BGM23 eq. (14), T = n)".to_string(),
             }),
         };
-        Ok(LdpRun {
-            output,
-            order,
-            iterates,
-        })
+        Ok((output, order))
     }
 }
 
@@ -273,11 +311,15 @@ impl Algorithm for LdpSgda {
             self.epsilon,
             self.delta,
             self.variant,
-            if self.optimal_step { ", η*" } else { "" }
+            match (self.step, self.optimal_step) {
+                (Some(e), _) => format!(", η={e}"),
+                (None, true) => ", η*".to_string(),
+                (None, false) => String::new(),
+            }
         )
     }
 
     fn run(&self, f: &dyn SaddleFn, s: &Dataset, noise: &mut NoiseSource) -> Result<Output> {
-        Ok(self.run_traced(f, s, noise)?.output)
+        Ok(self.run_inner(f, s, noise, None)?.0)
     }
 }

@@ -794,8 +794,13 @@ impl RecursiveRegularization {
         let mut total = 0u64;
         for t in 1..=sch.rounds {
             let range = sch.chunk(t);
-            let chunk = s.slice(range.clone());
-            let obj = Self::round_objective(&chunk, &reg, t);
+            // Self::round_objective(&s.slice(range), &reg, t), with one copy of the chunk.
+            let obj = Objective {
+                data: crate::problem::Mixture::empirical_owned(s.points[range.clone()].to_vec()),
+                reg: Regularizer {
+                    terms: reg.terms[..t].to_vec(),
+                },
+            };
             let input = RoundInput {
                 t,
                 objective: &obj,

@@ -32,7 +32,7 @@ use crate::linalg;
 use crate::oracle::Oracle;
 use crate::problem::saddle::{validate_objective, validate_point};
 use crate::problem::{Dataset, Objective, Regularizer, SaddleFn};
-use crate::rng::NoiseSource;
+use crate::rng::{NoiseSource, StepLabel};
 use serde::{Deserialize, Serialize};
 
 /// How ∇_t samples the data.
@@ -99,6 +99,9 @@ pub struct SgdaRun {
     /// ∇_1, …, ∇_T; ∇_t was evaluated at z_{t−1}.
     pub estimates: Vec<Vec<f64>>,
 }
+
+/// The iterates z_0..z_T and the estimates ∇_1..∇_T of a traced run.
+type Trace = (Vec<Vec<f64>>, Vec<Vec<f64>>);
 
 /// Guard against runaway work: T·(evaluations per step) above this is rejected.
 const MAX_WORK: u128 = 1 << 34;
@@ -226,87 +229,131 @@ impl Sgda {
     }
 
     /// Run on an arbitrary objective (data mixture + regularizer; `self.reg` is ignored here).
+    /// Keeps no trace: memory is constant in T (preallocated buffers, one-shot noise streams).
     pub fn run_objective(
         &self,
         f: &dyn SaddleFn,
         obj: &Objective,
         noise: &mut NoiseSource,
     ) -> Result<Output> {
-        Ok(self.run_traced(f, obj, noise)?.output)
+        self.run_inner(f, obj, noise, None)
     }
 
-    /// As [`Sgda::run_objective`], keeping the trajectory and the estimates.
+    /// As [`Sgda::run_objective`], keeping the trajectory and the estimates (memory O(T·d)).
     pub fn run_traced(
         &self,
         f: &dyn SaddleFn,
         obj: &Objective,
         noise: &mut NoiseSource,
     ) -> Result<SgdaRun> {
+        let mut trace = (
+            Vec::with_capacity(self.steps + 1),
+            Vec::with_capacity(self.steps),
+        );
+        let output = self.run_inner(f, obj, noise, Some(&mut trace))?;
+        let (iterates, estimates) = trace;
+        Ok(SgdaRun {
+            output,
+            iterates,
+            estimates,
+        })
+    }
+
+    /// The loop of eqs. (13)–(14). Per step: the minibatch (or mixture) operator through the
+    /// loss's per-sample kernel into preallocated buffers, the regularizer's operator and the
+    /// noise in place, the projections in place; nothing is allocated inside the loop unless
+    /// `trace` asks for the iterates and estimates (or the source records a tape).
+    fn run_inner(
+        &self,
+        f: &dyn SaddleFn,
+        obj: &Objective,
+        noise: &mut NoiseSource,
+        mut trace: Option<&mut Trace>,
+    ) -> Result<Output> {
         self.validate(f, obj)?;
         let oracle = Oracle::new(f);
+        let mut kernel = oracle.kernel();
         let dw = f.dim_w();
         let n = obj.data.points.len();
         let mut w = self.start_w.clone();
         let mut th = self.start_theta.clone();
+        let dt = th.len();
         let mut sum_w = vec![0.0; dw];
-        let mut sum_t = vec![0.0; th.len()];
-        let mut iterates = vec![linalg::concat(&w, &th)];
-        let mut estimates = Vec::with_capacity(self.steps);
+        let mut sum_t = vec![0.0; dt];
+        let mut gw = vec![0.0; dw];
+        let mut gt = vec![0.0; dt];
+        let mut xi = vec![0.0; dw + dt];
+        // Minibatches read the points from one contiguous copy (made once, before the loop).
+        let (mut idx, flat) = match self.batch {
+            Batch::Full => (Vec::new(), Vec::new()),
+            Batch::WithReplacement(m) => {
+                (vec![0usize; m], crate::oracle::flatten(&obj.data.points))
+            }
+        };
+        let k = f.point_dim();
+        let batch_label = StepLabel::new(format!("{}sgda/batch/step=", self.label_prefix));
+        let noise_label = StepLabel::new(format!("{}sgda/noise/step=", self.label_prefix));
+        if let Some((iterates, _)) = trace.as_deref_mut() {
+            iterates.push(linalg::concat(&w, &th));
+        }
         for t in 1..=self.steps {
             linalg::axpy(1.0, &w, &mut sum_w);
             linalg::axpy(1.0, &th, &mut sum_t);
-            let (mut gw, mut gt) = match self.batch {
+            match self.batch {
                 Batch::Full => {
-                    // Data part counted; the regularizer is added below, as in the minibatch case.
-                    let data_only = Objective {
-                        data: obj.data.clone(),
-                        reg: Regularizer::none(),
-                    };
-                    oracle.objective_operator(&data_only, &w, &th)
+                    // The data part (counted), then the (empty) regularizer of the data-only
+                    // objective as `Oracle::objective_operator` adds it; the objective's
+                    // regularizer is added below, as in the minibatch case.
+                    oracle.weighted_operator(
+                        kernel.as_mut(),
+                        &obj.data.points,
+                        &obj.data.weights,
+                        &w,
+                        &th,
+                        &mut gw,
+                        &mut gt,
+                    );
+                    Regularizer::none().add_operator(&w, &th, &mut gw, &mut gt);
                 }
                 Batch::WithReplacement(m) => {
-                    let idx = noise.indices(
-                        &format!("{}sgda/batch/step={t}", self.label_prefix),
-                        m,
-                        n,
-                    )?;
-                    let mut gw = vec![0.0; dw];
-                    let mut gt = vec![0.0; th.len()];
-                    let inv = 1.0 / m as f64;
-                    for i in idx {
-                        let (a, b) = oracle.operator(&w, &th, &obj.data.points[i]);
-                        linalg::axpy(inv, &a, &mut gw);
-                        linalg::axpy(inv, &b, &mut gt);
-                    }
-                    (gw, gt)
+                    noise.indices_at(&batch_label, t as u64, n, &mut idx)?;
+                    oracle.minibatch_operator(
+                        kernel.as_mut(),
+                        &flat,
+                        k,
+                        &idx,
+                        1.0 / m as f64,
+                        &w,
+                        &th,
+                        &mut gw,
+                        &mut gt,
+                    );
                 }
-            };
-            let (rw, rt) = obj.reg.grad(&w, &th);
-            linalg::axpy(1.0, &rw, &mut gw);
-            linalg::axpy(-1.0, &rt, &mut gt);
-            if self.sigma > 0.0 {
-                let xi = noise.gaussian(
-                    &format!("{}sgda/noise/step={t}", self.label_prefix),
-                    dw + th.len(),
-                    self.sigma,
-                )?;
-                let (xw, xt) = linalg::split(&xi, dw);
-                linalg::axpy(1.0, &xw, &mut gw);
-                linalg::axpy(1.0, &xt, &mut gt);
             }
-            w = f
-                .domain_w()
-                .project(&linalg::sub(&w, &linalg::scale(self.eta, &gw)));
-            th = f
-                .domain_theta()
-                .project(&linalg::sub(&th, &linalg::scale(self.eta, &gt)));
-            estimates.push(linalg::concat(&gw, &gt));
-            iterates.push(linalg::concat(&w, &th));
+            obj.reg.add_operator(&w, &th, &mut gw, &mut gt);
+            if self.sigma > 0.0 {
+                noise.gaussian_at(&noise_label, t as u64, self.sigma, &mut xi)?;
+                let (xw, xt) = xi.split_at(dw);
+                linalg::axpy(1.0, xw, &mut gw);
+                linalg::axpy(1.0, xt, &mut gt);
+            }
+            for (wk, g) in w.iter_mut().zip(&gw) {
+                *wk -= self.eta * g;
+            }
+            for (tk, g) in th.iter_mut().zip(&gt) {
+                *tk -= self.eta * g;
+            }
+            f.domain_w().project_in_place(&mut w);
+            f.domain_theta().project_in_place(&mut th);
+            if let Some((iterates, estimates)) = trace.as_deref_mut() {
+                estimates.push(linalg::concat(&gw, &gt));
+                iterates.push(linalg::concat(&w, &th));
+            }
         }
         let inv_t = 1.0 / self.steps as f64;
         let out_w = linalg::scale(inv_t, &sum_w);
         let out_t = linalg::scale(inv_t, &sum_t);
-        let output = Output {
+        Ok(Output {
             w: out_w,
             theta: out_t,
             grad_evals: oracle.grad_evals(),
@@ -316,14 +363,9 @@ impl Sgda {
                 steps: self.steps,
                 batch: self.batch,
                 sigma: self.sigma,
-                last_iterate: iterates.last().cloned(),
+                last_iterate: Some(linalg::concat(&w, &th)),
                 average: "z_0..z_{T−1} (BGM23 eq. (14), E-BGM23-30)".to_string(),
             }),
-        };
-        Ok(SgdaRun {
-            output,
-            iterates,
-            estimates,
         })
     }
 }

@@ -261,6 +261,19 @@ where
     Ok(s)
 }
 
+/// The σ a run reports in its diagnostics (what a user reads) is the σ its ledger prices, to
+/// 1e-12 relative: a run that reported one scale and priced another would mislead whoever
+/// reads its output.
+fn reported_sigma_is_priced(out: &Output, priced: f64) -> Result<()> {
+    match out.info.sigma() {
+        Some(reported) if (reported - priced).abs() <= 1e-12 * priced.abs() => Ok(()),
+        other => Err(invalid(
+            "diagnostics.sigma",
+            format!("the run reports σ = {other:?}, its ledger prices σ = {priced}"),
+        )),
+    }
+}
+
 /// eq. (14)'s average of z_0..z_{T−1} after T noisy steps of size η from a zero gradient: the
 /// coefficient of each coordinate's noise is √(Σ_{k=1}^{T−1} k²)·η/T (step s enters z_s..z_{T−1}).
 fn average_coefficient(eta: f64, steps: u64) -> f64 {
@@ -291,6 +304,7 @@ fn check_noisy_sgda(budget: Budget) -> Result<Evidence> {
             sampled_batch(ev).ok_or_else(|| invalid("ledger", "no sampled_with_replacement"))?;
         // App. C.2: one record moves the minibatch mean by at most 2L/m.
         let sigma = one_multiplier(ev)? * 2.0 * l / m as f64;
+        reported_sigma_is_priced(out, sigma)?;
         Ok(sigma * average_coefficient(schedules::thm21_eta(d_hat, l, steps), steps))
     };
     sample_by_replay(budget, 0, run, scale)?.evidence("noisy SGDA (n = 200, d = 4, ε = 1)")
@@ -316,6 +330,7 @@ fn check_dp_gda(budget: Budget) -> Result<Evidence> {
         let t = self_composed_count(ev);
         // Thm 1: the full-batch gradient moves by at most 2G/n.
         let sigma = one_multiplier(ev)? * 2.0 * g / n as f64;
+        reported_sigma_is_priced(out, sigma)?;
         // Algorithm 1: b_t enters w_{t+1}..w_T with weight η_t, and the output averages w_1..w_T.
         let sum: f64 = (1..t as usize)
             .map(|k| ((t as usize - k) as f64 * thm2_step_size(rho, k)).powi(2))
@@ -335,7 +350,9 @@ fn check_output_perturbation(budget: Budget) -> Result<Evidence> {
     let run = |noise: &mut crate::rng::NoiseSource| alg.run(&f, &s, noise);
     let scale = |out: &Output| -> Result<f64> {
         // Lemma 2: the regularized saddle point moves by at most 2L/(λn); the noise is added once.
-        Ok(one_multiplier(ledger_event(out)?)? * schedules::lemma2_stability(l, lambda, n))
+        let sigma = one_multiplier(ledger_event(out)?)? * schedules::lemma2_stability(l, lambda, n);
+        reported_sigma_is_priced(out, sigma)?;
+        Ok(sigma)
     };
     sample_by_replay(budget, 20_000, run, scale)?.evidence("output perturbation (n = 50, λ = 0.5)")
 }
@@ -357,6 +374,7 @@ fn check_ldp_sgda(budget: Budget) -> Result<Evidence> {
     let scale = |out: &Output| -> Result<f64> {
         // Cor 16: each user's gradient moves by at most 2L; T = n steps, eq. (14)'s average.
         let sigma = one_multiplier(ledger_event(out)?)? * 2.0 * l;
+        reported_sigma_is_priced(out, sigma)?;
         let eta = schedules::cor16_eta_corrected(b, l, n, dw + dt, eps, delta);
         Ok(sigma * average_coefficient(eta, n as u64))
     };

@@ -356,6 +356,33 @@ impl Domain {
         }
     }
 
+    /// [`Domain::project`] in place: `x` becomes its projection, with the same values. Balls and
+    /// boxes (the domains of the iterative algorithms' hot loops) allocate nothing; the other
+    /// domains project into a new vector and copy it back.
+    pub fn project_in_place(&self, x: &mut [f64]) {
+        self.assert_len("project_in_place", x);
+        match self {
+            Domain::Ball { center, radius } => {
+                let d = linalg::dist2(x, center);
+                if d > *radius {
+                    let s = radius / d;
+                    for (xi, c) in x.iter_mut().zip(center) {
+                        *xi = c + s * (*xi - c);
+                    }
+                }
+            }
+            Domain::Box { lo, hi } => {
+                for (xi, (&l, &h)) in x.iter_mut().zip(lo.iter().zip(hi)) {
+                    *xi = xi.max(l).min(h);
+                }
+            }
+            _ => {
+                let p = self.project(x);
+                x.copy_from_slice(&p);
+            }
+        }
+    }
+
     /// Membership with absolute tolerance `tol`: Ball ‖x − c‖₂ ≤ r + tol; Box lo − tol ≤ x ≤
     /// hi + tol; Simplex x_i ≥ −tol and |Σx − 1| ≤ tol; LpBall ‖x − c‖_p ≤ r + tol; Product: every
     /// block. A point of the wrong length, or with a NaN entry, is not contained.

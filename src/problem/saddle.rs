@@ -33,10 +33,15 @@ pub struct Mixture {
 impl Mixture {
     /// F_S: each point of S with weight 1/n (BGM23 §2).
     pub fn empirical(s: &Dataset) -> Mixture {
-        let n = s.len() as f64;
+        Mixture::empirical_owned(s.points.clone())
+    }
+
+    /// [`Mixture::empirical`] of the dataset with these points, taking them without a copy.
+    pub fn empirical_owned(points: Vec<Vec<f64>>) -> Mixture {
+        let n = points.len();
         Mixture {
-            points: s.points.clone(),
-            weights: vec![1.0 / n; s.len()],
+            points,
+            weights: vec![1.0 / n as f64; n],
         }
     }
 
@@ -78,7 +83,10 @@ impl Mixture {
                     ),
                 ));
             }
-            crate::error::require_finite(&format!("{field}.points[{i}]"), x)?;
+            if x.iter().any(|v| !v.is_finite()) {
+                // Name the field only on failure (no string per point on the way).
+                crate::error::require_finite(&format!("{field}.points[{i}]"), x)?;
+            }
         }
         crate::error::require_finite(&format!("{field}.weights"), &self.weights)?;
         if self.weights.iter().any(|&p| p < 0.0) {
@@ -231,6 +239,77 @@ impl Regularizer {
     }
 }
 
+impl Regularizer {
+    /// Add the regularizer's operator to (g_w, g_θ) in place, with the values of
+    /// `axpy(1, ∇_w R, g_w)` and `axpy(−1, ∇_θ R, g_θ)` for `(∇_w R, ∇_θ R) = self.grad(w, θ)`
+    /// (each coordinate's terms summed from 0.0 in term order, then added; no allocation).
+    pub fn add_operator(&self, w: &[f64], theta: &[f64], gw: &mut [f64], gt: &mut [f64]) {
+        for (k, g) in gw.iter_mut().enumerate() {
+            let mut r = 0.0;
+            for t in &self.terms {
+                r += (2.0 * t.c) * (w[k] - t.anchor_w[k]);
+            }
+            *g += 1.0 * r;
+        }
+        for (k, g) in gt.iter_mut().enumerate() {
+            let mut r = 0.0;
+            for t in &self.terms {
+                r += (-2.0 * t.c) * (theta[k] - t.anchor_theta[k]);
+            }
+            *g += -r; // −1·r
+        }
+    }
+}
+
+/// Per-sample saddle operators with no allocation: [`OperatorKernel::prepare`] does the work
+/// that depends on (w, θ) only (e.g. Cθ and Cᵀw of a bilinear coupling) once, then each sample
+/// costs what the family needs for x (O(d) for [`crate::problem::QuadBilinear`]'s data layouts).
+/// Obtain one with [`crate::oracle::Oracle::kernel`], which counts the evaluations.
+pub trait OperatorKernel {
+    /// Prepare for the point (w, θ).
+    fn prepare(&mut self, w: &[f64], theta: &[f64]);
+    /// `acc_w += s·∇_w f(w, θ; x)` and `acc_θ += s·(−∇_θ f(w, θ; x))` at the (w, θ) of the last
+    /// [`OperatorKernel::prepare`] (passed again), coordinate by coordinate: bit-identical to
+    /// `axpy(s, a, acc_w)`, `axpy(s, b, acc_θ)` for the saddle operator (a, b) = (∇_w f, −∇_θ f)
+    /// of [`SaddleFn::grad`].
+    #[allow(clippy::too_many_arguments)]
+    fn add_operator(
+        &mut self,
+        w: &[f64],
+        theta: &[f64],
+        x: &[f64],
+        s: f64,
+        acc_w: &mut [f64],
+        acc_theta: &mut [f64],
+    );
+}
+
+/// The default [`OperatorKernel`]: [`SaddleFn::grad`] per sample (the dense path; it allocates
+/// the two gradient vectors).
+pub struct DenseKernel<'a> {
+    /// The loss.
+    pub f: &'a dyn SaddleFn,
+}
+
+impl OperatorKernel for DenseKernel<'_> {
+    fn prepare(&mut self, _w: &[f64], _theta: &[f64]) {}
+    fn add_operator(
+        &mut self,
+        w: &[f64],
+        theta: &[f64],
+        x: &[f64],
+        s: f64,
+        acc_w: &mut [f64],
+        acc_theta: &mut [f64],
+    ) {
+        let (gw, gt) = self.f.grad(w, theta, x);
+        linalg::axpy(s, &gw, acc_w);
+        for (a, g) in acc_theta.iter_mut().zip(&gt) {
+            *a += s * -g; // s·(−1·g)
+        }
+    }
+}
+
 /// An objective F = Σ_j π_j f(·,·;x_j) + regularizer (see the module doc).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Objective {
@@ -313,6 +392,12 @@ pub trait SaddleFn: Sync {
             let (gw, gt) = self.grad(w, theta, x);
             each(i, &gw, &gt);
         }
+    }
+    /// An allocation-free per-sample [`OperatorKernel`] where the family has one (bit-identical
+    /// to [`SaddleFn::grad`]); `None` (the default) means the dense path, [`DenseKernel`].
+    /// Call it through [`crate::oracle::Oracle::kernel`] so that every sample is counted.
+    fn operator_kernel(&self) -> Option<Box<dyn OperatorKernel + '_>> {
+        None
     }
     /// Constants over the data points `support` (L is max over them).
     fn constants(&self, support: &[Vec<f64>]) -> Constants;

@@ -283,6 +283,7 @@ fn ldp(variant: Reading, optimal: bool, eps: f64) -> LdpSgda {
         delta: 1e-5,
         variant,
         optimal_step: optimal,
+        step: None,
         start_w: vec![0.0],
         start_theta: vec![0.0],
         lipschitz: 1.0,

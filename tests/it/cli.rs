@@ -361,7 +361,7 @@ fn noisy_and_ldp_sgda_configs_run_and_repeat() {
     ] {
         let run = || {
             bin()
-                .args(["run", alg, "--config", file, "--json"])
+                .args(["run", alg, "--config", file, "--json", "--tape"])
                 .output()
                 .unwrap()
         };
@@ -391,6 +391,23 @@ fn noisy_and_ldp_sgda_configs_run_and_repeat() {
         assert!(v["population_gap"].as_f64().unwrap() >= -1e-12);
         assert!(v["noise_tape"]["draws"].as_array().unwrap().len() > 1);
         assert_eq!(run().stdout, out.stdout, "{alg}: same seed, same output");
+        // Without --tape nothing is recorded and the run is the same.
+        let plain = bin()
+            .args(["run", alg, "--config", file, "--json"])
+            .output()
+            .unwrap();
+        let p: serde_json::Value = serde_json::from_slice(&plain.stdout).unwrap();
+        assert!(p["noise_tape"].is_null(), "{alg}: no tape unless asked");
+        for key in [
+            "w",
+            "theta",
+            "grad_evals",
+            "info",
+            "ledger",
+            "empirical_gap",
+        ] {
+            assert_eq!(p[key], v[key], "{alg}: {key} with and without --tape");
+        }
     }
 }
 
@@ -404,7 +421,8 @@ fn noisy_and_ldp_sgda_bad_input_is_named() {
         ("dhat", "d_hat", serde_json::json!(-1.0), "d_hat"),
         ("lip", "lipschitz", serde_json::json!(0.0), "lipschitz"),
         ("start", "start_w", serde_json::json!([0.9, 0.9]), "start"),
-        ("extra", "sigma", serde_json::json!(1.0), "sigma"),
+        ("extra", "sigmas", serde_json::json!(1.0), "sigmas"),
+        ("mixed", "sigma", serde_json::json!(1.0), "params.c0"),
     ] {
         let mut c = noisy.clone();
         c["params"][key] = val;
@@ -424,6 +442,62 @@ fn noisy_and_ldp_sgda_bad_input_is_named() {
         c["params"][key] = val;
         expect_bad(&format!("ldp-{name}"), c, "ldp_sgda", field);
     }
+}
+
+/// Explicit noisy SGDA (T, m, η, σ given): the example config of issue 12's instance runs with
+/// m·T gradient evaluations and no ledger; missing, mixed and invalid fields are named.
+#[test]
+fn noisy_sgda_explicit_parameters() {
+    let mut cfg = config("fixtures/configs/noisy_sgda_explicit_d10_m10.json");
+    cfg["params"]["steps"] = serde_json::json!(300);
+    let (code, out, err) = run_with("explicit_ok", &cfg.to_string(), "noisy_sgda");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("3000"), "m·T = 3000 evaluations: {out}");
+    assert!(out.contains("sgda(η=0.01, T=300, m=10, σ=0.1)"), "{out}");
+    for (name, key, val, field) in [
+        ("steps0", "steps", serde_json::json!(0), "params.steps"),
+        ("batch0", "batch", serde_json::json!(0), "params.batch"),
+        ("eta", "eta", serde_json::json!(-0.5), "params.eta"),
+        ("sigma", "sigma", serde_json::json!(-1.0), "params.sigma"),
+        ("mixed", "epsilon", serde_json::json!(1.0), "params.epsilon"),
+    ] {
+        let mut c = cfg.clone();
+        c["params"][key] = val;
+        expect_bad(&format!("explicit-{name}"), c, "noisy_sgda", field);
+    }
+    let mut c = cfg.clone();
+    c["params"].as_object_mut().unwrap().remove("eta");
+    expect_bad("explicit-missing", c, "noisy_sgda", "params.eta");
+    let mut c = cfg.clone();
+    c["data"]["uniform"]["hi"] = serde_json::json!(-2.0);
+    expect_bad("uniform-hi", c, "noisy_sgda", "data.uniform.hi");
+    let mut c = cfg;
+    c["data"]["uniform"]["dim"] = serde_json::json!(7);
+    expect_bad("uniform-dim", c, "noisy_sgda", "data");
+}
+
+/// LDP SGDA takes an explicit step η (σ and the ledger stay Cor 16's); a bad or doubled η is named.
+#[test]
+fn ldp_sgda_explicit_step() {
+    let mut cfg = config("fixtures/configs/ldp_sgda.json");
+    let (code, out, err) = run_with("ldp_default", &cfg.to_string(), "ldp_sgda");
+    assert_eq!(code, 0, "{err}");
+    let base: serde_json::Value = serde_json::from_str(&out).unwrap();
+    cfg["params"]["optimal_step"] = serde_json::json!(false);
+    cfg["params"]["eta"] = serde_json::json!(0.0625);
+    let (code, out, err) = run_with("ldp_eta", &cfg.to_string(), "ldp_sgda");
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["info"]["eta"], serde_json::json!(0.0625));
+    assert_eq!(v["info"]["sigma"], base["info"]["sigma"]);
+    assert_eq!(v["ledger"], base["ledger"]);
+    assert_ne!(v["w"], base["w"]);
+    let mut c = cfg.clone();
+    c["params"]["eta"] = serde_json::json!(-1.0);
+    expect_bad("ldp-eta-neg", c, "ldp_sgda", "params.eta");
+    let mut c = cfg;
+    c["params"]["optimal_step"] = serde_json::json!(true);
+    expect_bad("ldp-eta-and-optimal", c, "ldp_sgda", "params.eta");
 }
 
 /// DP-GDA needs either σ or (ε, δ): exit 2 naming the field.

@@ -7,7 +7,7 @@ pub mod recursive;
 pub mod section5;
 pub mod sgda;
 
-use crate::algorithms::RegularizedSaddlePoint;
+use crate::algorithms::{Algorithm, RegularizedSaddlePoint};
 use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
 use crate::error::Result;
 use crate::exact::{self, BigRational};
@@ -17,10 +17,10 @@ use crate::instances::{self, Instance};
 use crate::linalg::{self, Matrix};
 use crate::papers::bgm23::bounds::{fact1_bound, lemma2_stability_exact};
 use crate::papers::bgm23::lin_box;
-use crate::problem::{objective_value, FiniteDist, Objective, QuadBilinear, Regularizer};
+use crate::problem::{objective_value, Dataset, FiniteDist, Objective, QuadBilinear, Regularizer};
 use crate::rng::{NoiseSource, Stream};
 use crate::solve::{saddle_point, SolveOptions};
-use crate::stability::uas_over_support;
+use crate::stability::{sensitivity, uas_over_support};
 use num_traits::{ToPrimitive, Zero};
 
 /// The BGM23 claims.
@@ -231,6 +231,16 @@ fn check_lemma2(b: Budget) -> Result<Evidence> {
     let tight_bound = tight_alg.stability_bound(1.0, 5);
     let tight_dev = (rep.delta - fq(&d2).sqrt()).abs();
     let tight_ratio = rep.delta / tight_bound;
+    // The same Δ as the ℓ2 sensitivity of the deterministic statistic S ↦ z(S) at S = five copies
+    // of the first atom (`stability::sensitivity`, the generic replace-one sensitivity): its worst
+    // neighbour replaces a copy by the negated atom, so it too must equal 1/5 exactly.
+    let s_tight = Dataset::new(vec![fatoms[0].clone(); 5])?;
+    let sens = sensitivity(
+        |d: &Dataset| Ok(tight_alg.run(&f0, d, &mut NoiseSource::sample(0))?.z()),
+        &s_tight,
+        &fatoms,
+    )?;
+    let sens_dev = (sens - 0.2).abs();
     ctrl.observe(
         rep.delta,
         tight_bound / 2.0,
@@ -272,6 +282,7 @@ fn check_lemma2(b: Budget) -> Result<Evidence> {
         && pin.pass()
         && exact_tight
         && tight_dev <= PIN_TOL
+        && sens_dev <= PIN_TOL
         && pin_caught;
     ev.instances = main.instances + float.instances + pin.instances + 1;
     if let Some(v) = &pin.first_violation {
@@ -305,7 +316,9 @@ fn check_lemma2(b: Budget) -> Result<Evidence> {
         ))
         .note(format!(
             "tight instance (n=5, λ=2, x→−x): exact ‖Δz‖² = {d2} (exactly 1/25: {exact_tight}); production Δ (uas_over_support over \
-             every dataset of size 5) = {:.12} at {:?}, |Δ − 1/5| = {tight_dev:.2e} (≤ {PIN_TOL:e})",
+             every dataset of size 5) = {:.12} at {:?}, |Δ − 1/5| = {tight_dev:.2e} (≤ {PIN_TOL:e}); \
+             stability::sensitivity of S ↦ z(S) at five copies of the first atom = {sens:.12}, \
+             |· − 1/5| = {sens_dev:.2e} (≤ {PIN_TOL:e})",
             rep.delta, rep.worst
         )))
 }

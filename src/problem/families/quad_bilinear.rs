@@ -14,7 +14,7 @@ use crate::error::{invalid, Error, Result};
 use crate::geometry::Domain;
 use crate::linalg::{self, Matrix};
 use crate::problem::saddle::{
-    weighted_point_mean, Constants, GradSink, Mixture, Objective, SaddleFn,
+    weighted_point_mean, Constants, GradSink, Mixture, Objective, OperatorKernel, SaddleFn,
 };
 use serde::{Deserialize, Serialize};
 
@@ -213,6 +213,100 @@ fn selector(m: &Matrix) -> Option<Sel> {
     }
 }
 
+/// [`QuadBilinear`]'s allocation-free per-sample kernel: Cθ and Cᵀw once per point (w, θ), then
+/// O(d) per sample when A and B are coordinate selectors (the data-affine layout [I 0], [0 I]),
+/// O(d·k) row products otherwise; every value equals [`SaddleFn::grad`]'s.
+struct QuadBilinearKernel<'a> {
+    f: &'a QuadBilinear,
+    sel_a: Option<Sel>,
+    sel_b: Option<Sel>,
+    cth: Vec<f64>,
+    ctw: Vec<f64>,
+    /// αw and (−γ)θ of the prepared point (each one rounded product, as `grad` computes it).
+    aw: Vec<f64>,
+    gtheta: Vec<f64>,
+}
+
+/// (A x)_i as [`Matrix::matvec`] computes it: `dot(row_i, x)`, which for a selector row (one 1.0
+/// at column k, zeros elsewhere) is exactly `0.0 + x[k]` (the products 0·x_j are ±0, their sum
+/// from 0.0 is +0.0, and adding ±0 to a finite value changes nothing, except that −0.0 becomes
+/// +0.0, which `0.0 + x[k]` reproduces).
+#[inline(always)]
+fn sel_entry(sel: &Sel, i: usize, x: &[f64]) -> f64 {
+    match sel {
+        Sel::Block(o) => 0.0 + x[o + i],
+        Sel::Index(idx) => 0.0 + x[idx[i]],
+    }
+}
+
+impl OperatorKernel for QuadBilinearKernel<'_> {
+    fn prepare(&mut self, w: &[f64], theta: &[f64]) {
+        self.f.coupling.matvec_into(theta, &mut self.cth);
+        self.f.coupling.matvec_t_into(w, &mut self.ctw);
+        for (a, wj) in self.aw.iter_mut().zip(w) {
+            *a = self.f.alpha * wj;
+        }
+        for (a, tj) in self.gtheta.iter_mut().zip(theta) {
+            *a = (-self.f.gamma) * tj;
+        }
+    }
+
+    fn add_operator(
+        &mut self,
+        w: &[f64],
+        theta: &[f64],
+        x: &[f64],
+        s: f64,
+        acc_w: &mut [f64],
+        acc_theta: &mut [f64],
+    ) {
+        let (alpha, gamma) = (self.f.alpha, self.f.gamma);
+        // `grad`: gw = (A x + 1·Cθ) + αw; gθ = (−1·(B x) + 1·Cᵀw) + (−γ)θ; the operator's θ
+        // block is −1·gθ, and each is added as s·g (multiplying by ±1 is exact: 1·c = c and
+        // −1·v = −v, so the negations below are those products).
+        match &self.sel_a {
+            Some(Sel::Block(o)) => {
+                let xs = &x[*o..*o + acc_w.len()];
+                for (((a, xk), c), awj) in acc_w.iter_mut().zip(xs).zip(&self.cth).zip(&self.aw) {
+                    *a += s * (((0.0 + xk) + c) + awj);
+                }
+            }
+            sel => {
+                for (i, ((a, c), wj)) in acc_w.iter_mut().zip(&self.cth).zip(w).enumerate() {
+                    let ax = match sel {
+                        Some(sel) => sel_entry(sel, i, x),
+                        None => linalg::dot(self.f.a_map.row(i), x),
+                    };
+                    *a += s * ((ax + c) + alpha * wj);
+                }
+            }
+        }
+        match &self.sel_b {
+            Some(Sel::Block(o)) => {
+                let xs = &x[*o..*o + acc_theta.len()];
+                for (((a, xk), c), gtj) in acc_theta
+                    .iter_mut()
+                    .zip(xs)
+                    .zip(&self.ctw)
+                    .zip(&self.gtheta)
+                {
+                    *a += s * -((-(0.0 + xk) + c) + gtj);
+                }
+            }
+            sel => {
+                for (i, ((a, c), tj)) in acc_theta.iter_mut().zip(&self.ctw).zip(theta).enumerate()
+                {
+                    let bx = match sel {
+                        Some(sel) => sel_entry(sel, i, x),
+                        None => linalg::dot(self.f.b_map.row(i), x),
+                    };
+                    *a += s * -((-bx + c) + (-gamma) * tj);
+                }
+            }
+        }
+    }
+}
+
 fn prefix(field: &str, e: Error) -> Error {
     match e {
         Error::Invalid { field: f, msg } => invalid(format!("{field}.{f}"), msg),
@@ -312,6 +406,17 @@ impl SaddleFn for QuadBilinear {
             each(i, &gw, &gt);
         }
     }
+    fn operator_kernel(&self) -> Option<Box<dyn OperatorKernel + '_>> {
+        Some(Box::new(QuadBilinearKernel {
+            f: self,
+            sel_a: selector(&self.a_map),
+            sel_b: selector(&self.b_map),
+            cth: vec![0.0; self.dim_w()],
+            ctw: vec![0.0; self.dim_theta()],
+            aw: vec![0.0; self.dim_w()],
+            gtheta: vec![0.0; self.dim_theta()],
+        }))
+    }
     /// L ≤ max_x ‖(A x, B x)‖ + ‖C‖_op·R + max(α, γ)·R with R = max ‖(w, θ)‖ over W×Θ: the
     /// gradient is (Ax + Cθ + αw, −Bx + Cᵀw − γθ) and ‖(Cθ, Cᵀw)‖ ≤ ‖C‖_op‖(θ, w)‖. Attained when
     /// C = 0 and α = γ = 0 (the gradient is then (Ax, −Bx)). β = ‖C‖_op + max(α, γ).
@@ -389,5 +494,80 @@ impl SaddleFn for QuadBilinear {
 
     fn operator_lipschitz(&self, obj: &Objective) -> Option<f64> {
         Some(self.affine_operator(obj).0.op_norm())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Stream;
+
+    fn bits(v: &[f64]) -> Vec<u64> {
+        v.iter().map(|x| x.to_bits()).collect()
+    }
+
+    /// The kernel's accumulation equals the dense operator's `axpy` bit for bit: block and index
+    /// selectors and a dense map, data with ±0 entries, accumulators starting at +0.0 and −0.0.
+    #[test]
+    fn kernel_matches_dense_operator_bitwise() {
+        let mut st = Stream::new(3, "test/quad_bilinear/kernel");
+        let ball = |d: usize| Domain::Ball {
+            center: vec![0.0; d],
+            radius: 1.0,
+        };
+        let (dw, dt) = (3, 2);
+        let mut c = Matrix::zeros(dw, dt);
+        for i in 0..dw {
+            for j in 0..dt {
+                c.set(i, j, st.uniform() - 0.5);
+            }
+        }
+        let block = QuadBilinear::data_affine(ball(dw), ball(dt), c.clone(), 0.3, 0.2).unwrap();
+        let mut a = Matrix::zeros(dw, 5);
+        let mut b = Matrix::zeros(dt, 5);
+        for (i, k) in [4, 0, 2].into_iter().enumerate() {
+            a.set(i, k, 1.0);
+        }
+        b.set(0, 1, 1.0);
+        b.set(1, 3, 1.0);
+        let index = QuadBilinear::new(
+            ball(dw),
+            ball(dt),
+            a.clone(),
+            b.clone(),
+            c.clone(),
+            0.0,
+            0.7,
+        )
+        .unwrap();
+        a.set(1, 3, -0.25);
+        let dense = QuadBilinear::new(ball(dw), ball(dt), a, b, c, 1.0, 0.0).unwrap();
+        for f in [&block, &index, &dense] {
+            let mut kernel = f.operator_kernel().unwrap();
+            for trial in 0..20 {
+                let w: Vec<f64> = (0..dw).map(|_| st.uniform() - 0.5).collect();
+                let th: Vec<f64> = (0..dt).map(|_| st.uniform() - 0.5).collect();
+                let x: Vec<f64> = (0..5)
+                    .map(|k| match (trial + k) % 4 {
+                        0 => -0.0,
+                        1 => 0.0,
+                        _ => st.uniform() - 0.5,
+                    })
+                    .collect();
+                let s = st.uniform();
+                for start in [0.0, -0.0, 0.125] {
+                    let (gw, gt) = f.grad(&w, &th, &x);
+                    let b_op = linalg::scale(-1.0, &gt);
+                    let (mut ew, mut et) = (vec![start; dw], vec![start; dt]);
+                    linalg::axpy(s, &gw, &mut ew);
+                    linalg::axpy(s, &b_op, &mut et);
+                    let (mut kw, mut kt) = (vec![start; dw], vec![start; dt]);
+                    kernel.prepare(&w, &th);
+                    kernel.add_operator(&w, &th, &x, s, &mut kw, &mut kt);
+                    assert_eq!(bits(&kw), bits(&ew), "{} w block", f.name());
+                    assert_eq!(bits(&kt), bits(&et), "{} θ block", f.name());
+                }
+            }
+        }
     }
 }
