@@ -75,7 +75,10 @@ fn slope_text(s: f64) -> String {
 /// The SVG text of one series' plot.
 pub fn svg(s: &Series) -> Result<String> {
     if s.x.is_empty() || s.x.len() != s.y.len() {
-        return Err(invalid("series", format!("{}: x and y differ in length or are empty", s.title)));
+        return Err(invalid(
+            "series",
+            format!("{}: x and y differ in length or are empty", s.title),
+        ));
     }
     match s.kind {
         SeriesKind::Rate => rate_svg(s),
@@ -94,11 +97,10 @@ fn rate_svg(s: &Series) -> Result<String> {
             let c = fit_intercept(&s.x, &s.y, slope);
             move |x: f64| (c + slope * x.ln()).exp()
         };
-        let lo_hi = s
-            .y
-            .iter()
-            .zip(s.y_se.iter().chain(std::iter::repeat(&0.0)))
-            .flat_map(|(y, e)| [y - e, y + e]);
+        let lo_hi =
+            s.y.iter()
+                .zip(s.y_se.iter().chain(std::iter::repeat(&0.0)))
+                .flat_map(|(y, e)| [y - e, y + e]);
         let fits = fit
             .into_iter()
             .flat_map(|f| [line(f.slope)(x0), line(f.slope)(x1)]);
@@ -223,7 +225,10 @@ fn ratio_svg(s: &Series) -> Result<String> {
                     .draw()
                     .map_err(err)?;
                 chart
-                    .draw_series(LineSeries::new([($x0, 1.0), ($x1, 1.0)], RED.stroke_width(2)))
+                    .draw_series(LineSeries::new(
+                        [($x0, 1.0), ($x1, 1.0)],
+                        RED.stroke_width(2),
+                    ))
                     .map_err(err)?
                     .label("bound (ratio 1)")
                     .legend(|(x, y)| {
@@ -280,6 +285,9 @@ mod tests {
             .iter()
             .map(|v| super::tick(*v))
             .collect();
-        assert_eq!(t, ["10", "1", "0.1", "0.01", "2000", "0.25", "1e-5", "3.5e6", "1.23e5"]);
+        assert_eq!(
+            t,
+            ["10", "1", "0.1", "0.01", "2000", "0.25", "1e-5", "3.5e6", "1.23e5"]
+        );
     }
 }

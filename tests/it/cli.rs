@@ -610,7 +610,10 @@ fn snapshot_verify_report_stable_columns() {
     for id in &plotted {
         let svg = d.join(format!("plots/{id}.svg"));
         assert!(svg.exists(), "{}", svg.display());
-        assert!(md.contains(&format!("](plots/{id}.svg)")), "report.md links {id}'s plot");
+        assert!(
+            md.contains(&format!("](plots/{id}.svg)")),
+            "report.md links {id}'s plot"
+        );
     }
 }
 
