@@ -383,6 +383,7 @@ pub fn run_with(
 
 /// Build the loss, draw the dataset and validate the algorithm's parameters of a configuration.
 pub fn prepare(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> Result<Prepared> {
+    check_sizes(cfg)?;
     let f = cfg.problem.build()?;
     let seed = seed_override.or(cfg.seed).unwrap_or(0);
     let (s, dist) = match &cfg.data {
@@ -686,4 +687,65 @@ fn explicit_sgda(
 /// Evaluate a family's constants on a support (used by the CLI's `run` output).
 pub fn lipschitz_of(f: &dyn SaddleFn, support: &[Vec<f64>]) -> f64 {
     f.constants(support).lipschitz
+}
+
+/// The largest dataset `dpsaddle run` accepts: n ≤ 10⁶ records.
+pub const MAX_RUN_N: usize = 1_000_000;
+/// The largest point dimension accepted: 10⁴.
+pub const MAX_RUN_DIM: usize = 10_000;
+/// The largest dataset in floats (n × dimension): 10⁷ (80 MB).
+pub const MAX_RUN_FLOATS: usize = 10_000_000;
+/// The largest iteration or sample count in `params` (`steps`, `rounds`, `T`, `m`, `n_prime`,
+/// `iterations`): 10⁶.
+pub const MAX_RUN_STEPS: u64 = 1_000_000;
+
+/// The size limits above, checked before anything is allocated; the error names the field and
+/// the limit.
+pub fn check_sizes(cfg: &RunConfig) -> Result<()> {
+    let too_big = |field: &str, v: u128, limit: &str, max: u128| -> Result<()> {
+        if v > max {
+            Err(invalid(
+                field,
+                format!("{v} exceeds the limit {limit} = {max}"),
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    let (n, dim) = match &cfg.data {
+        DataSpec::Points { points } => {
+            (points.len(), points.iter().map(Vec::len).max().unwrap_or(0))
+        }
+        DataSpec::Distribution { distribution, n } => (
+            *n,
+            distribution.atoms.iter().map(Vec::len).max().unwrap_or(0),
+        ),
+        DataSpec::Uniform { uniform, n } => (*n, uniform.dim),
+    };
+    too_big("data.n", n as u128, "MAX_RUN_N", MAX_RUN_N as u128)?;
+    too_big(
+        "data (point dimension)",
+        dim as u128,
+        "MAX_RUN_DIM",
+        MAX_RUN_DIM as u128,
+    )?;
+    too_big(
+        "data (n × dimension)",
+        n as u128 * dim as u128,
+        "MAX_RUN_FLOATS",
+        MAX_RUN_FLOATS as u128,
+    )?;
+    if let Some(obj) = cfg.params.as_object() {
+        for key in ["steps", "rounds", "T", "m", "n_prime", "iterations"] {
+            if let Some(v) = obj.get(key).and_then(Value::as_u64) {
+                too_big(
+                    &format!("params.{key}"),
+                    v as u128,
+                    "MAX_RUN_STEPS",
+                    MAX_RUN_STEPS as u128,
+                )?;
+            }
+        }
+    }
+    Ok(())
 }

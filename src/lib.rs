@@ -61,6 +61,7 @@ pub mod geometry;
 pub mod instances;
 pub mod linalg;
 pub mod oracle;
+pub mod output;
 pub mod papers;
 pub mod privacy;
 pub mod problem;

@@ -68,6 +68,12 @@ enum Cmd {
         /// JSON on stdout (the default is a short human summary).
         #[arg(long)]
         json: bool,
+        /// Print only the (ε, δ) the run's ledger achieves (the run still produces the ledger).
+        #[arg(long)]
+        privacy_only: bool,
+        /// δ at which the ledger is priced (default: the config's `params.delta`, else 1e-5).
+        #[arg(long)]
+        delta: Option<f64>,
         /// Record every noise draw and print the tape (`noise_tape` in the JSON) so the run can
         /// be replayed without an RNG; without it nothing is recorded (memory constant in T).
         #[arg(long)]
@@ -152,7 +158,7 @@ fn read_ledger(path: &std::path::Path) -> Result<dpsaddle::privacy::PrivacyLedge
 }
 
 fn privacy_cmd(cmd: PrivCmd) -> Result<serde_json::Value, Error> {
-    use dpsaddle::privacy::accountant::{by_name, tightest_delta, tightest_epsilon};
+    use dpsaddle::privacy::accountant::{by_name, every_delta, every_epsilon, PLD_DEFAULT_BUDGET};
     match cmd {
         PrivCmd::Epsilon {
             event,
@@ -160,14 +166,23 @@ fn privacy_cmd(cmd: PrivCmd) -> Result<serde_json::Value, Error> {
             accountant,
             ..
         } => {
+            dpsaddle::privacy::require_delta("delta", delta)?;
             let ledger = read_ledger(&event)?;
-            let r = match accountant {
-                Some(name) => by_name(&name)?.epsilon(&ledger, delta)?,
-                None => tightest_epsilon(&ledger, delta)?,
-            };
-            Ok(
-                serde_json::json!({"epsilon": r.epsilon, "delta": r.delta, "order": r.order, "accountant": r.accountant}),
-            )
+            match accountant {
+                Some(name) => {
+                    let r = by_name(&name)?.epsilon(&ledger, delta)?;
+                    Ok(
+                        serde_json::json!({"epsilon": r.epsilon, "delta": r.delta, "order": r.order, "accountant": r.accountant}),
+                    )
+                }
+                None => {
+                    let all = every_epsilon(&ledger, delta, PLD_DEFAULT_BUDGET)?;
+                    let best = all.iter().find(|p| p.tightest).expect("one is marked");
+                    Ok(
+                        serde_json::json!({"epsilon": best.value, "delta": delta, "order": best.order, "accountant": best.accountant, "accountants": all}),
+                    )
+                }
+            }
         }
         PrivCmd::Delta {
             event,
@@ -176,11 +191,19 @@ fn privacy_cmd(cmd: PrivCmd) -> Result<serde_json::Value, Error> {
             ..
         } => {
             let ledger = read_ledger(&event)?;
-            let (d, name) = match accountant {
-                Some(name) => (by_name(&name)?.delta(&ledger, epsilon)?, name),
-                None => tightest_delta(&ledger, epsilon)?,
-            };
-            Ok(serde_json::json!({"delta": d, "epsilon": epsilon, "accountant": name}))
+            match accountant {
+                Some(name) => {
+                    let d = by_name(&name)?.delta(&ledger, epsilon)?;
+                    Ok(serde_json::json!({"delta": d, "epsilon": epsilon, "accountant": name}))
+                }
+                None => {
+                    let all = every_delta(&ledger, epsilon, PLD_DEFAULT_BUDGET)?;
+                    let best = all.iter().find(|p| p.tightest).expect("one is marked");
+                    Ok(
+                        serde_json::json!({"delta": best.value, "epsilon": epsilon, "accountant": best.accountant, "accountants": all}),
+                    )
+                }
+            }
         }
         PrivCmd::Calibrate {
             epsilon,
@@ -204,6 +227,82 @@ fn privacy_cmd(cmd: PrivCmd) -> Result<serde_json::Value, Error> {
             Ok(serde_json::to_value(&c).expect("serializable"))
         }
     }
+}
+
+/// The human form of a privacy answer: one `key value` line per scalar, then (default
+/// accountant) every accountant's answer, the tightest marked.
+fn privacy_text(v: &serde_json::Value) -> String {
+    let mut s = String::new();
+    let Some(obj) = v.as_object() else {
+        return s;
+    };
+    for (k, x) in obj.iter().filter(|(k, _)| *k != "accountants") {
+        s += &format!("{k:<16} {x}\n");
+    }
+    if let Some(list) = obj.get("accountants").and_then(|a| a.as_array()) {
+        s += "every accountant (* = tightest):\n";
+        for p in list {
+            let name = p["accountant"].as_str().unwrap_or("?");
+            let mark = if p["tightest"].as_bool() == Some(true) {
+                "*"
+            } else {
+                " "
+            };
+            match p["value"].as_f64() {
+                Some(x) => s += &format!("  {mark} {name:<8} {x}\n"),
+                None => {
+                    s += &format!(
+                        "    {name:<8} no answer: {}\n",
+                        p["note"].as_str().unwrap_or("")
+                    )
+                }
+            }
+        }
+    }
+    s
+}
+
+/// Add `"privacy"` to a run's JSON: the (ε, δ) its ledger achieves at δ (the `--delta` flag,
+/// else the config's `params.delta`, else 1e-5), with the accountant that priced it.
+fn run_privacy(
+    mut v: serde_json::Value,
+    cfg: &config::RunConfig,
+    delta: Option<f64>,
+) -> Result<serde_json::Value, Error> {
+    use dpsaddle::privacy::accountant::{price_run_ledger, PLD_DEFAULT_BUDGET};
+    let delta = delta
+        .or_else(|| cfg.params.get("delta").and_then(|d| d.as_f64()))
+        .unwrap_or(1e-5);
+    if v["ledger"].is_null() {
+        v["privacy"] = serde_json::json!({
+            "private": false,
+            "note": "this algorithm releases its output without noise: no (ε, δ) guarantee",
+        });
+        return Ok(v);
+    }
+    let ledger: dpsaddle::privacy::PrivacyLedger = serde_json::from_value(v["ledger"].clone())
+        .map_err(|e| dpsaddle::error::invalid("ledger", e.to_string()))?;
+    let p = price_run_ledger(&ledger, delta, PLD_DEFAULT_BUDGET)?;
+    v["privacy"] = serde_json::to_value(&p).expect("serializable");
+    Ok(v)
+}
+
+/// The human lines of a run's privacy statement.
+fn run_privacy_text(p: &serde_json::Value) -> String {
+    if let Some(note) = p["note"].as_str() {
+        return format!("privacy        none: {note}\n");
+    }
+    let mut s = format!(
+        "privacy        (ε, δ) = ({}, {}) by {}\n",
+        p["epsilon"],
+        p["delta"],
+        p["accountant"].as_str().unwrap_or("?")
+    );
+    s += &format!("               {}\n", p["method"].as_str().unwrap_or(""));
+    if let Some(t) = p["truncation_delta"].as_f64() {
+        s += &format!("               of δ, {t:e} pays for truncating multiplicities\n");
+    }
+    s
 }
 
 #[derive(Subcommand)]
@@ -234,6 +333,8 @@ fn paper_matches(filter: &Option<String>, paper: &str) -> bool {
 }
 
 fn main() -> ExitCode {
+    // A closed stdout (`dpsaddle claims | head -1`) ends quietly with status 141.
+    dpsaddle::output::quiet_on_closed_pipe();
     let cli = Cli::parse();
     match cli.cmd {
         Cmd::Claims { paper, json } => {
@@ -241,6 +342,13 @@ fn main() -> ExitCode {
                 .into_iter()
                 .filter(|c| paper_matches(&paper, c.paper))
                 .collect();
+            // As `verify --paper`: a filter that matches no claim is bad input (exit 2).
+            if list.is_empty() {
+                return bad(dpsaddle::error::invalid(
+                    "paper",
+                    "no claim matches the filter",
+                ));
+            }
             if json {
                 let v: Vec<_> = list
                     .iter()
@@ -365,6 +473,8 @@ fn main() -> ExitCode {
             config: path,
             seed,
             json,
+            privacy_only,
+            delta,
             tape,
         } => {
             let text = match std::fs::read_to_string(&path) {
@@ -380,7 +490,20 @@ fn main() -> ExitCode {
                 Ok(c) => c,
                 Err(e) => return bad(e),
             };
-            match config::run_with(&algorithm, &cfg, seed, tape) {
+            match config::run_with(&algorithm, &cfg, seed, tape)
+                .and_then(|v| run_privacy(v, &cfg, delta))
+            {
+                Ok(v) if privacy_only => {
+                    if json {
+                        println!(
+                            "{}",
+                            serde_json::to_string_pretty(&v["privacy"]).expect("serializable")
+                        );
+                    } else {
+                        print!("{}", run_privacy_text(&v["privacy"]));
+                    }
+                    ExitCode::SUCCESS
+                }
                 Ok(v) => {
                     if json {
                         println!(
@@ -397,6 +520,7 @@ fn main() -> ExitCode {
                         println!("population gap {}", v["population_gap"]);
                         println!("grad evals     {}", v["grad_evals"]);
                         println!("ledger         {}", v["ledger"]);
+                        print!("{}", run_privacy_text(&v["privacy"]));
                     }
                     ExitCode::SUCCESS
                 }
@@ -416,10 +540,8 @@ fn main() -> ExitCode {
                             "{}",
                             serde_json::to_string_pretty(&v).expect("serializable")
                         );
-                    } else if let Some(obj) = v.as_object() {
-                        for (k, x) in obj {
-                            println!("{k:<16} {x}");
-                        }
+                    } else {
+                        print!("{}", privacy_text(&v));
                     }
                     ExitCode::SUCCESS
                 }

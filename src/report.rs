@@ -648,12 +648,16 @@ pub fn files(rep: &Report) -> Result<Vec<(String, Vec<u8>)>> {
     Ok(v)
 }
 
-/// Write the report's [`files`] into `dir`.
+/// Write the report's [`files`] into `dir`: rendered first, then staged and committed only when
+/// every file is written (`output::stage_and_commit`).
 pub fn write(dir: &Path, rep: &Report) -> Result<()> {
-    for (name, bytes) in files(rep)? {
-        write_atomic(&dir.join(name), &bytes)?;
-    }
-    Ok(())
+    let files = files(rep)?;
+    crate::output::stage_and_commit(dir, |dir| {
+        for (name, bytes) in &files {
+            write_atomic(&dir.join(name), bytes)?;
+        }
+        Ok(())
+    })
 }
 
 #[cfg(test)]

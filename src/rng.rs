@@ -4,7 +4,7 @@
 //! so that an implementation in another language (Python, JAX, C++) can regenerate each draw.
 //! `fixtures/RANDOMNESS.md` restates it for such implementers, with worked examples, and
 //! `fixtures/consumer/rng_vectors.py` is an independent pure-Python regeneration of the test
-//! vectors in `tests/rng_vectors.rs`.
+//! vectors in `tests/it/rng_vectors.rs`.
 //!
 //! # Not for releasing private data
 //!
@@ -33,7 +33,7 @@
 //!    `w[2k] | (w[2k+1] << 32)`: the **low word first**. Since the stream only ever reads
 //!    64-bit values, the pairs never straddle anything awkward: value `k` (from 0) is words
 //!    `2k`, `2k+1`, i.e. the little-endian reading of keystream bytes `8k..8k+8`.
-//!    `tests/rng_vectors.rs` checks this word order and state layout against an independent
+//!    `tests/it/rng_vectors.rs` checks this word order and state layout against an independent
 //!    ChaCha20 block function (written from the algorithm description, not using
 //!    `rand_chacha`), which also reproduces RFC 8439 appendix A.1.
 //! 5. **Uniform in \[0, 1)**: `(next_u64 >> 11) as f64 * 2⁻⁵³` (exact: a multiple of 2⁻⁵³).

@@ -21,7 +21,9 @@
 //!   [`calibrate`] reports which method was used, whether its theorem applies, and the exact δ
 //!   the returned σ achieves.
 
-use crate::error::{require_nonnegative, require_positive, require_unit_open, Error, Result};
+use crate::error::{
+    invalid, require_nonnegative, require_positive, require_unit_open, Error, Result,
+};
 use crate::privacy::special::{self, bisect_threshold, bracket_up};
 use crate::privacy::{classic_gaussian_sigma, validate_eps_delta};
 use serde::{Deserialize, Serialize};
@@ -71,10 +73,18 @@ pub fn analytic_gaussian_sigma(sensitivity: f64, epsilon: f64, delta: f64) -> Re
     let ok = |sigma: f64| log_delta_unchecked(sensitivity, sigma, epsilon).exp() <= delta;
     // The classic σ is within a small factor of the answer for every (ε, δ); bracket around it.
     let start = classic_gaussian_sigma(sensitivity, epsilon, delta)?;
+    if !start.is_finite() {
+        return Err(invalid(
+            "sensitivity",
+            format!("the classic σ = {start} is not finite; Δ = {sensitivity:e} is too large"),
+        ));
+    }
     let (lo, hi) = if ok(start) {
         let mut hi = start;
         let mut lo = 0.5 * start;
-        while ok(lo) {
+        let mut steps = 0;
+        while ok(lo) && steps < special::MAX_BRACKET_STEPS {
+            steps += 1;
             hi = lo;
             lo *= 0.5;
             if lo == 0.0 {

@@ -15,9 +15,10 @@ pub enum Neighbouring {
     ReplaceOne,
 }
 
-/// A privacy event.
+/// A privacy event. Unknown fields are refused (a misspelt or extra parameter is an error, not
+/// silently dropped).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum DpEvent {
     /// A Gaussian mechanism with noise standard deviation = noise_multiplier × ℓ2 sensitivity.
     Gaussian {
@@ -73,6 +74,7 @@ pub enum DpEvent {
 
 /// The event tree of one run with the relation it is stated under.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PrivacyLedger {
     /// The neighbouring relation.
     pub relation: Neighbouring,
@@ -82,12 +84,63 @@ pub struct PrivacyLedger {
 
 use crate::error::{invalid, Result};
 
+/// The largest event tree accepted (nodes, counting every list entry and wrapper).
+pub const MAX_EVENT_NODES: usize = 1_000_000;
+
 impl DpEvent {
     /// Check every parameter of the tree: noise multipliers > 0 and finite, q ∈ (0, 1],
     /// 1 ≤ m ≤ n, count ≥ 1; errors name the path of the offending field, e.g.
     /// `event.self_composed.event.poisson_sampled.q`.
+    ///
+    /// Size limits, checked here before any accountant allocates: at most [`MAX_EVENT_NODES`]
+    /// nodes in the tree, and the product of the nested `self_composed` counts along any path
+    /// must fit in a u64 (the accountants multiply them).
     pub fn validate(&self) -> Result<()> {
-        self.validate_at(&|| "event".to_string())
+        self.validate_at(&|| "event".to_string())?;
+        let mut nodes = 0usize;
+        self.check_sizes(1, &mut nodes, &|| "event".to_string())
+    }
+
+    fn check_sizes(&self, mult: u64, nodes: &mut usize, path: &dyn Fn() -> String) -> Result<()> {
+        *nodes += 1;
+        if *nodes > MAX_EVENT_NODES {
+            return Err(invalid(
+                path(),
+                format!("the event tree has more than MAX_EVENT_NODES = {MAX_EVENT_NODES} nodes"),
+            ));
+        }
+        match self {
+            DpEvent::SelfComposed { count, event } => {
+                let m = mult.checked_mul(*count).ok_or_else(|| {
+                    invalid(
+                        format!("{}.self_composed.count", path()),
+                        format!(
+                            "the nested counts multiply to more than u64::MAX ({mult} × {count})"
+                        ),
+                    )
+                })?;
+                event.check_sizes(m, nodes, &|| format!("{}.self_composed.event", path()))
+            }
+            DpEvent::Composed(v) | DpEvent::ParallelComposed(v) => {
+                let name = if matches!(self, DpEvent::Composed(_)) {
+                    "composed"
+                } else {
+                    "parallel_composed"
+                };
+                for (i, e) in v.iter().enumerate() {
+                    e.check_sizes(mult, nodes, &|| format!("{}.{name}[{i}]", path()))?;
+                }
+                Ok(())
+            }
+            DpEvent::PoissonSampled { event, .. } => {
+                event.check_sizes(mult, nodes, &|| format!("{}.poisson_sampled.event", path()))
+            }
+            DpEvent::SampledWithoutReplacement { event, .. }
+            | DpEvent::SampledWithReplacement { event, .. } => {
+                event.check_sizes(mult, nodes, &|| format!("{}.sampled.event", path()))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// The path is built only when an error is reported: validating a list of 10⁵ events formats

@@ -34,7 +34,23 @@ use crate::error::{require_nonnegative, require_positive, require_unit_open, Res
 /// Validate (ε, δ): ε > 0 finite, δ ∈ (0, 1).
 pub fn validate_eps_delta(epsilon: f64, delta: f64) -> Result<()> {
     require_positive("epsilon", epsilon)?;
-    require_unit_open("delta", delta)
+    require_delta("delta", delta)
+}
+
+/// δ ∈ (0, 1) and a normal float (≥ `f64::MIN_POSITIVE` ≈ 2.2e-308): below that, 1/δ overflows
+/// and the calibrations cannot answer, so a subnormal δ is refused rather than searched for.
+pub fn require_delta(field: &str, delta: f64) -> Result<()> {
+    require_unit_open(field, delta)?;
+    if delta < f64::MIN_POSITIVE {
+        return Err(crate::error::invalid(
+            field,
+            format!(
+                "{delta:e} is subnormal; the smallest δ answered is f64::MIN_POSITIVE = {:e}",
+                f64::MIN_POSITIVE
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The classic Gaussian mechanism's noise scale σ = Δ·√(2 ln(1.25/δ))/ε (Dwork–Roth Thm A.1),

@@ -927,6 +927,12 @@ const TAIL_SHARE: f64 = 0.01;
 /// ε at δ of a replace-one ledger by the stand-in RDP accountant: 1% of δ pays for truncating
 /// with-replacement multiplicities (step W0), the rest goes to the RDP conversion.
 pub(crate) fn rdp_epsilon(ledger: &PrivacyLedger, delta: f64) -> Result<(f64, u32)> {
+    rdp_epsilon_parts(ledger, delta).map(|(e, a, _)| (e, a))
+}
+
+/// [`rdp_epsilon`] with the δ share spent on truncating with-replacement multiplicities:
+/// (ε, optimal order, truncation δ); the RDP conversion gets δ minus that share.
+pub fn rdp_epsilon_parts(ledger: &PrivacyLedger, delta: f64) -> Result<(f64, u32, f64)> {
     require_unit_open("delta", delta)?;
     if ledger.relation != Neighbouring::ReplaceOne {
         return Err(Error::Unsupported(
@@ -938,9 +944,10 @@ pub(crate) fn rdp_epsilon(ledger: &PrivacyLedger, delta: f64) -> Result<(f64, u3
     let steps = sampled_steps(&ledger.event).max(1.0);
     let (r, extra) = rdp_of_event(&ledger.event, &orders, TAIL_SHARE * delta / steps)?;
     if extra >= delta {
-        return Ok((f64::INFINITY, 2));
+        return Ok((f64::INFINITY, 2, extra));
     }
-    Ok(rdp_to_epsilon(&orders, &r, delta - extra))
+    let (e, a) = rdp_to_epsilon(&orders, &r, delta - extra);
+    Ok((e, a, extra))
 }
 
 /// The exact ε at δ of μ-GDP: `crate::privacy::gdp::gdp_epsilon` (0 for μ = 0).

@@ -316,6 +316,10 @@ pub fn log_sum_exp(v: &[f64]) -> f64 {
     m + v.iter().map(|x| (x - m).exp()).sum::<f64>().ln()
 }
 
+/// The cap on doublings in [`bracket_up`] and halvings in the calibrations: 2¹⁰⁷⁴ < 2²¹⁰⁰
+/// covers every positive float.
+pub const MAX_BRACKET_STEPS: usize = 2100;
+
 /// The smallest float x in (lo, hi] with `ok(x)`, for a predicate that is monotone (false below
 /// a threshold, true above) on 0 ≤ lo < hi, given `ok(lo)` false and `ok(hi)` true (neither is
 /// re-evaluated). Bisects the bit patterns, which order non-negative floats, so it ends after at
@@ -325,7 +329,10 @@ pub fn bisect_threshold(lo: f64, hi: f64, mut ok: impl FnMut(f64) -> bool) -> f6
     debug_assert!(lo >= 0.0 && lo < hi);
     let mut lb = lo.to_bits();
     let mut hb = hi.to_bits();
-    while hb - lb > 1 {
+    // Halving a gap of at most 2⁶⁴ bit patterns: at most 64 steps (the cap is a second guard).
+    let mut steps = 0;
+    while hb > lb && hb - lb > 1 && steps < 128 {
+        steps += 1;
         let mb = lb + (hb - lb) / 2;
         if ok(f64::from_bits(mb)) {
             hb = mb;
@@ -337,11 +344,17 @@ pub fn bisect_threshold(lo: f64, hi: f64, mut ok: impl FnMut(f64) -> bool) -> f6
 }
 
 /// Double `start` (> 0) until `ok` holds; returns (last failing point or 0, first passing
-/// point), or `None` if no finite float passes.
+/// point), or `None` if no finite float passes (or `start` is not a positive finite float). At
+/// most [`MAX_BRACKET_STEPS`] doublings: from the smallest subnormal to the largest float.
 pub fn bracket_up(start: f64, mut ok: impl FnMut(f64) -> bool) -> Option<(f64, f64)> {
     let mut lo = 0.0;
     let mut x = start;
-    while x.is_finite() {
+    if x.is_nan() || x <= 0.0 {
+        return None;
+    }
+    let mut steps = 0;
+    while x.is_finite() && steps < MAX_BRACKET_STEPS {
+        steps += 1;
         if ok(x) {
             return Some((lo, x));
         }

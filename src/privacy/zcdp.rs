@@ -49,13 +49,29 @@ pub fn compose_rho(rhos: &[f64]) -> Result<f64> {
 /// f(β) = β((1+β)ρ − ε) + β ln β − (1+β) ln(1+β), written without cancellation as
 /// β((1+β)ρ − ε) − β ln(1 + 1/β) − ln(1 + β).
 fn log_delta_at(rho: f64, epsilon: f64, beta: f64) -> f64 {
-    beta * ((1.0 + beta) * rho - epsilon) - beta * (1.0 / beta).ln_1p() - beta.ln_1p()
+    // ln(1 + 1/β); for a subnormal β, 1/β overflows (and β·∞ would make f = −∞, a false
+    // δ = 0), so it is written ln(1 + β) − ln β there.
+    let inv = 1.0 / beta;
+    let l = if inv.is_finite() {
+        inv.ln_1p()
+    } else {
+        beta.ln_1p() - beta.ln()
+    };
+    beta * ((1.0 + beta) * rho - epsilon) - beta * l - beta.ln_1p()
 }
 
 /// (ln δ, optimal α) of the CKS20 Cor 13 conversion at ε, for ρ > 0.
 fn log_delta_and_order(rho: f64, epsilon: f64) -> (f64, f64) {
     // f'(β) = ρ(1 + 2β) − ε − ln(1 + 1/β): increasing from −∞ (β → 0) to +∞.
-    let up = |beta: f64| rho * (1.0 + 2.0 * beta) - epsilon - (1.0 / beta).ln_1p() >= 0.0;
+    let up = |beta: f64| {
+        let inv = 1.0 / beta;
+        let l = if inv.is_finite() {
+            inv.ln_1p()
+        } else {
+            beta.ln_1p() - beta.ln()
+        };
+        rho * (1.0 + 2.0 * beta) - epsilon - l >= 0.0
+    };
     let Some((lo, hi)) = bracket_up(1.0, up) else {
         return (0.0, f64::INFINITY);
     };

@@ -22,3 +22,4 @@ mod privacy_papers;
 mod privacy_pld;
 mod privacy_rdp;
 mod rng_vectors;
+mod robust;

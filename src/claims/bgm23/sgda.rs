@@ -24,7 +24,7 @@ use crate::problem::{Dataset, Objective, Regularizer, SaddleFn};
 use crate::rng::{NoiseSource, Stream};
 use crate::solve::{saddle_point, SolveOptions};
 
-/// Φ⁻¹(0.999): the one-sided 99.9% normal quantile (DESIGN "What a check must be").
+/// Φ⁻¹(0.999): the one-sided 99.9% normal quantile (a fixed one-sided level for every Monte Carlo check).
 pub const Z999: f64 = 3.090_232_306_167_813_5;
 
 /// The Lemma 20 and Definition 4 claims.
