@@ -33,10 +33,10 @@ enum Cmd {
         /// Only this claim.
         #[arg(long)]
         claim: Option<String>,
-        /// Directory for report.json and report.md.
+        /// Directory for report.json, report.md and the plots (plots/*.svg).
         #[arg(long, default_value = "verify-out")]
         out: PathBuf,
-        /// Print the report as JSON on stdout instead of the table.
+        /// Print the report (report.json's object) on stdout instead of the table.
         #[arg(long)]
         json: bool,
         /// Worker threads for running claims concurrently: 0 (the default) uses rayon's default
@@ -398,12 +398,22 @@ fn main() -> ExitCode {
                     "no claim matches the filters",
                 ));
             }
+            let budget_name = format!("{budget:?}").to_lowercase();
+            let filters: Vec<String> = [("paper", &paper), ("claim", &claim)]
+                .iter()
+                .filter_map(|(k, v)| v.as_ref().map(|v| format!("--{k} {v}")))
+                .collect();
+            let mut meta = report::Metadata::collect(&budget_name, threads, filters);
+            let started = std::time::Instant::now();
             let bar = if std::io::stderr().is_terminal() {
                 let b = indicatif::ProgressBar::new(list.len() as u64);
                 b.set_style(
-                    indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}")
-                        .expect("valid template"),
+                    indicatif::ProgressStyle::with_template(
+                        "{elapsed_precise} [{bar:40}] {pos}/{len} claims, ETA {eta} · {msg}",
+                    )
+                    .expect("valid template"),
                 );
+                b.enable_steady_tick(std::time::Duration::from_millis(500));
                 Some(b)
             } else {
                 None
@@ -430,19 +440,21 @@ fn main() -> ExitCode {
             if let Some(b) = bar {
                 b.finish_and_clear();
             }
-            let budget_name = format!("{budget:?}").to_lowercase();
-            if let Err(e) = report::write(&out, &rows, &budget_name) {
+            meta.total_seconds = started.elapsed().as_secs_f64();
+            let rep = report::Report::new(meta, rows);
+            if let Err(e) = report::write(&out, &rep) {
                 return bad(e);
             }
+            let rows = &rep.claims;
             if json {
                 println!(
                     "{}",
-                    serde_json::to_string_pretty(&rows).expect("serializable")
+                    serde_json::to_string_pretty(&rep).expect("serializable")
                 );
                 // The summary table still reaches the terminal, on stderr.
-                eprint!("{}", report::summary(&rows));
+                eprint!("{}", report::summary(rows));
             } else {
-                print!("{}", report::summary(&rows));
+                print!("{}", report::summary(rows));
                 println!(
                     "{} of {} claims pass; report in {}",
                     rows.iter().filter(|r| r.pass).count(),

@@ -188,6 +188,61 @@ pub struct Evidence {
     pub negative_control: Option<NegativeControl>,
     /// Human-readable details: instances, sizes, first violation.
     pub details: Vec<String>,
+    /// Plot data for the report: the rate claims' measured gap and bound against n or ε, the
+    /// tight instances' ratio against their swept parameter. Empty for most claims; it never
+    /// enters the verdict.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub series: Vec<Series>,
+}
+
+/// What a [`Series`] shows, and so how the report plots it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeriesKind {
+    /// A measured quantity and its bound against a parameter, on log–log axes, with the fitted
+    /// slope ([`Series::fit`]).
+    Rate,
+    /// measured/bound against a parameter (the tight instance's family), with the line ratio = 1.
+    Ratio,
+}
+
+/// A fitted log–log slope and what it is compared with.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SlopeFit {
+    /// The fitted slope.
+    pub slope: f64,
+    /// Its two-sided 99.9% half-width.
+    pub half_width: f64,
+    /// The slope the claim asserts.
+    pub target: f64,
+}
+
+/// One plot's data: `y` (and, for a rate, `bound`) at each `x`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Series {
+    /// Rate or ratio plot.
+    pub kind: SeriesKind,
+    /// The plot's title.
+    pub title: String,
+    /// The parameter's name (the x axis).
+    pub x_label: String,
+    /// The measured quantity's name (the y axis).
+    pub y_label: String,
+    /// The parameter values.
+    pub x: Vec<f64>,
+    /// The measured values (means, for a Monte Carlo experiment).
+    pub y: Vec<f64>,
+    /// Standard errors of `y` (Monte Carlo), empty when `y` is exact.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub y_se: Vec<f64>,
+    /// The bound at each `x` (rate plots); empty for a ratio plot, whose bound is 1.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bound: Vec<f64>,
+    /// The fitted slope (rate plots).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fit: Option<SlopeFit>,
+    /// Whether the x axis is logarithmic (always for a rate plot).
+    pub log_x: bool,
 }
 
 impl Evidence {
@@ -211,7 +266,14 @@ impl Evidence {
                 instances: c.instances,
             }),
             details,
+            series: Vec::new(),
         }
+    }
+
+    /// Attach plot data for the report (it does not change the verdict).
+    pub fn with_series(mut self, s: Series) -> Evidence {
+        self.series.push(s);
+        self
     }
 
     /// Attach the tight-instance ratio; the check fails unless |ratio − 1| ≤ tol.

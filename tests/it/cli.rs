@@ -225,7 +225,15 @@ fn verify_one_claim_writes_report() {
     );
     let text = std::fs::read_to_string(d.join("report.json")).unwrap();
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let row = &v[0];
+    // An object: the schema, the run's metadata and the claims; stdout (--json) holds the same.
+    assert_eq!(v["schema"], dpsaddle::report::SCHEMA);
+    assert_eq!(v["metadata"]["budget"], "quick");
+    assert_eq!(v["metadata"]["crate_version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(v["metadata"]["filters"][0], "--claim bgm23.lemma3");
+    let stdout: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(stdout["claims"], v["claims"]);
+    assert_eq!(v["claims"].as_array().unwrap().len(), 1);
+    let row = &v["claims"][0];
     for k in [
         "id",
         "paper",
@@ -552,7 +560,8 @@ fn snapshot_verify_report_stable_columns() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
-    let rows: Vec<serde_json::Value> = serde_json::from_slice(&o.stdout).unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rows = report["claims"].as_array().unwrap();
     let serial = crate::common::serial_quick_rows();
     assert_eq!(rows.len(), serial.len(), "one row per registered claim");
     for (par, ser) in rows.iter().zip(serial) {
@@ -585,9 +594,27 @@ fn snapshot_verify_report_stable_columns() {
         })
         .collect();
     insta::assert_json_snapshot!("verify_stable_columns", stable);
-    // The markdown report carries the new columns and the legend.
+    // The markdown report carries the new columns and the legend, and links every plot, which
+    // is written: one per rate claim (bgm23.rate_n, bgm23.rate_eps) and per tight-instance sweep.
     let md = std::fs::read_to_string(d.join("report.md")).unwrap();
     assert!(md.contains("| control margin |") && md.contains("## Legend"));
+    assert!(!md.contains("Some("), "no Rust debug text in report.md");
+    let plotted: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.get("series").is_some())
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    for id in ["bgm23.rate_n", "bgm23.rate_eps"] {
+        assert!(plotted.contains(&id), "{id} carries its plot series");
+    }
+    for id in &plotted {
+        let svg = d.join(format!("plots/{id}.svg"));
+        assert!(svg.exists(), "{}", svg.display());
+        assert!(
+            md.contains(&format!("](plots/{id}.svg)")),
+            "report.md links {id}'s plot"
+        );
+    }
 }
 
 /// Exit code and stderr of the CLI on bad input, a dozen cases; the temporary directory is

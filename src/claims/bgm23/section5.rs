@@ -13,7 +13,7 @@
 //! function and regularized saddle point (BGM23 eq. (4)) are exact; the bounds are those of
 //! [`crate::papers::bgm23::bounds`].
 
-use super::super::{BoundCheck, Budget, Claim, Evidence, Kind};
+use super::super::{BoundCheck, Budget, Claim, Evidence, Kind, Series, SeriesKind};
 use crate::algorithms::mode_of_halves::ModeOfHalves;
 use crate::algorithms::regularized_erm::RegularizedErm;
 use crate::algorithms::{Algorithm, RegularizedSaddlePoint};
@@ -1008,6 +1008,8 @@ fn check_prop14(b: Budget) -> Result<Evidence> {
     };
     let nmax = if full { 60 } else { 24 };
     let mut tight = None;
+    // The tight family for the report's plot: p = 1/2, s0 = 0, diff/(Lτ) against n.
+    let mut sweep = (Vec::new(), Vec::new());
     for p in [q(1, 2), q(3, 5), q(9, 10)] {
         for s0 in [qi(-1), Q::zero(), qi(1)] {
             for n in 2..=nmax {
@@ -1020,6 +1022,10 @@ fn check_prop14(b: Budget) -> Result<Evidence> {
                 equality.observe_exact((&d * &d == l2tau2) == paper_case, None, label);
                 if paper_case && n == 6 && s0.is_zero() {
                     tight = Some(fl(&d) / fl(&l2tau2).sqrt());
+                }
+                if p == q(1, 2) && s0.is_zero() {
+                    sweep.0.push(n as f64);
+                    sweep.1.push(fl(&d) / fl(&l2tau2).sqrt());
                 }
             }
         }
@@ -1061,6 +1067,18 @@ fn check_prop14(b: Budget) -> Result<Evidence> {
     ev.instances = main.instances + float.instances;
     Ok(ev
         .with_tight(tight.unwrap_or(f64::NAN), 0.0)
+        .with_series(Series {
+            kind: SeriesKind::Ratio,
+            title: "BGM23 Prop 14, mode of halves (p = 1/2, s₀ = 0): (Gap − Gap_weak)/(L·τ) against n".into(),
+            x_label: "n".into(),
+            y_label: "(Gap − Gap_weak)/(L·τ), exact".into(),
+            x: sweep.0,
+            y: sweep.1,
+            y_se: vec![],
+            bound: vec![],
+            fit: None,
+            log_x: false,
+        })
         .note(format!(
             "equality diff = L·τ exactly when p = 1/2 and n ≡ 2 (mod 4): {} mode instances, pass {}",
             equality.instances,
