@@ -699,6 +699,11 @@ pub const MAX_RUN_FLOATS: usize = 10_000_000;
 /// `iterations`): 10⁶.
 pub const MAX_RUN_STEPS: u64 = 1_000_000;
 
+/// The largest magnitude of a number in the problem's specification (coefficients, domain radii
+/// and bounds): 10⁶. Larger ones make the certified solver's condition number, and so its run
+/// time, unbounded in practice (a coupling of 10¹⁸ ran for more than 30 s).
+pub const MAX_RUN_COEFFICIENT: f64 = 1e6;
+
 /// The size limits above, checked before anything is allocated; the error names the field and
 /// the limit.
 pub fn check_sizes(cfg: &RunConfig) -> Result<()> {
@@ -735,6 +740,23 @@ pub fn check_sizes(cfg: &RunConfig) -> Result<()> {
         "MAX_RUN_FLOATS",
         MAX_RUN_FLOATS as u128,
     )?;
+    fn largest(v: &Value) -> f64 {
+        match v {
+            Value::Number(x) => x.as_f64().map_or(f64::INFINITY, f64::abs),
+            Value::Array(a) => a.iter().map(largest).fold(0.0, f64::max),
+            Value::Object(o) => o.values().map(largest).fold(0.0, f64::max),
+            _ => 0.0,
+        }
+    }
+    let problem = serde_json::to_value(&cfg.problem)
+        .map_err(|e| invalid("problem", format!("cannot be read back: {e}")))?;
+    let big = largest(&problem);
+    if big > MAX_RUN_COEFFICIENT {
+        return Err(invalid(
+            "problem",
+            format!("a number of magnitude {big} exceeds the limit MAX_RUN_COEFFICIENT = 1e6"),
+        ));
+    }
     if let Some(obj) = cfg.params.as_object() {
         for key in ["steps", "rounds", "T", "m", "n_prime", "iterations"] {
             if let Some(v) = obj.get(key).and_then(Value::as_u64) {

@@ -321,7 +321,9 @@ fn poisson_gaussian_rdp_unchecked(q: f64, sigma: f64, alpha: f64) -> f64 {
     if q == 1.0 {
         return gaussian_rdp_unchecked(sigma, alpha);
     }
-    if alpha.is_infinite() {
+    // A noise so small that 1/(2σ²) overflows: the divergence (at least q²·C(α,2)·(e^{1/σ²} − 1)
+    // for α ≥ 2) is +∞ in floating point, and the series below would not converge.
+    if alpha.is_infinite() || !(0.5 / (sigma * sigma)).is_finite() {
         return f64::INFINITY;
     }
     if is_integer(alpha) {
