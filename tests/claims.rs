@@ -266,3 +266,46 @@ fn exact_samplers_have_their_laws_frequencies() {
         within(ones, draws, p, &format!("bernoulli_exp({num}/{den})"));
     }
 }
+
+/// A calibration is certified at its own ε and not below it, and a nested self-composition of a
+/// subsampled Gaussian is priced exactly as the flat composition with the product count.
+#[test]
+fn calibration_certifies_its_own_epsilon_and_prices_nested_counts_flat() {
+    use dpsaddle::privacy::calibration::{exact_gaussian_multiplier, replace_one, Calibration};
+    use dpsaddle::privacy::DpEvent;
+
+    let delta = 1e-5;
+    let z = exact_gaussian_multiplier(1.0, delta).unwrap();
+    let cal = |ledger, epsilon| Calibration {
+        sigma: z,
+        sensitivity: 1.0,
+        ledger,
+        bad_event_probability: 0.0,
+        epsilon,
+        delta,
+    };
+    let gauss = DpEvent::Gaussian {
+        noise_multiplier: z,
+    };
+    assert!(cal(replace_one(gauss.clone()), 1.0).certified().unwrap());
+    assert!(!cal(replace_one(gauss), 0.9).certified().unwrap());
+
+    let sampled = DpEvent::SampledWithReplacement {
+        n: 100,
+        m: 10,
+        event: Box::new(DpEvent::Gaussian {
+            noise_multiplier: 2.0,
+        }),
+    };
+    let composed = |count: u64, event: DpEvent| DpEvent::SelfComposed {
+        count,
+        event: Box::new(event),
+    };
+    let nested = cal(replace_one(composed(3, composed(4, sampled.clone()))), 1.0);
+    let flat = cal(replace_one(composed(12, sampled)), 1.0);
+    let (a, b) = (
+        nested.epsilon_upper().unwrap().epsilon,
+        flat.epsilon_upper().unwrap().epsilon,
+    );
+    assert!((a - b).abs() <= 1e-12 * b, "nested {a} vs flat {b}");
+}

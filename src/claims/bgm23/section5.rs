@@ -16,7 +16,7 @@
 use super::super::{BoundCheck, Budget, Claim, Evidence, Kind, Series, SeriesKind};
 use crate::algorithms::mode_of_halves::ModeOfHalves;
 use crate::algorithms::regularized_erm::RegularizedErm;
-use crate::algorithms::{Algorithm, RegularizedSaddlePoint};
+use crate::algorithms::{Algorithm, Diagnostics, RegularizedSaddlePoint};
 use crate::error::{invalid, Result};
 use crate::exact::{self, count_vectors, multinomial, replace_one_moves, BigInt, BigRational};
 use crate::gap::{gap_function, strong_gap, weak_gap, WeightedOutput};
@@ -830,6 +830,7 @@ fn check_prop13(b: Budget) -> Result<Evidence> {
     let mut iff = BoundCheck::new(0.0, 0.0);
     let mut ctrl = BoundCheck::new(0.0, 0.0);
     let mut swapped = BoundCheck::new(0.0, 0.0);
+    let mut wrong_halves: Vec<String> = Vec::new();
     for p in &ps {
         for s0 in &s0s {
             for n in 2..=nmax {
@@ -919,6 +920,17 @@ fn check_prop13(b: Budget) -> Result<Evidence> {
                         (o.w[0] - fl(&we)).abs() + (o.theta[0] - fl(&te)).abs(),
                         label.clone(),
                     );
+                    // The run reports the halves Prop 13 prescribes: ⌊n/2⌋ and ⌈n/2⌉ points.
+                    let halves = match &o.info {
+                        Diagnostics::ModeOfHalves(d) => (d.first_half, d.second_half),
+                        _ => (usize::MAX, usize::MAX),
+                    };
+                    let (h1, h2) = (n as usize / 2, n as usize - n as usize / 2);
+                    if halves != (h1, h2) {
+                        wrong_halves.push(format!(
+                            "{label}: reported halves {halves:?}, expected ({h1}, {h2})"
+                        ));
+                    }
                     let g_emp = gap_function(&f, &Objective::empirical(&s), &o.w, &o.theta)?.gap;
                     let g_pop = gap_function(&f, &pop, &o.w, &o.theta)?.gap;
                     obs(
@@ -945,8 +957,19 @@ fn check_prop13(b: Budget) -> Result<Evidence> {
         )),
     );
     let swapped_rejected = !swapped.pass();
-    ev.pass =
-        ev.pass && iff.pass() && brute.pass() && table.pass() && float.pass() && swapped_rejected;
+    ev.pass = ev.pass
+        && iff.pass()
+        && brute.pass()
+        && table.pass()
+        && float.pass()
+        && swapped_rejected
+        && wrong_halves.is_empty();
+    if let Some(first) = wrong_halves.first() {
+        ev = ev.note(format!(
+            "diagnostics: {} runs report the wrong halves, first {first}",
+            wrong_halves.len()
+        ));
+    }
     ev.instances =
         main.instances + iff.instances + brute.instances + table.instances + float.instances;
     Ok(ev
