@@ -266,14 +266,7 @@ impl LdpSgda {
             let (xw, xt) = xi.split_at(dw);
             linalg::axpy(1.0, xw, &mut gw);
             linalg::axpy(1.0, xt, &mut gt);
-            for (wk, g) in w.iter_mut().zip(&gw) {
-                *wk -= p.eta * g;
-            }
-            for (tk, g) in th.iter_mut().zip(&gt) {
-                *tk -= p.eta * g;
-            }
-            f.domain_w().project_in_place(&mut w);
-            f.domain_theta().project_in_place(&mut th);
+            super::projected_descent_step(f, p.eta, &gw, &gt, &mut w, &mut th);
             if let Some(it) = trace.as_deref_mut() {
                 it.push(linalg::concat(&w, &th));
             }

@@ -146,6 +146,27 @@ impl Output {
     }
 }
 
+/// One projected step of a gradient descent–ascent method, in place and allocation-free:
+/// w ← Π_W(w − η g_w), θ ← Π_Θ(θ − η g_θ), where (g_w, g_θ) is the (noisy) saddle operator
+/// (∇_w, −∇_θ); shared by SGDA / noisy SGDA and LDP SGDA.
+pub(crate) fn projected_descent_step(
+    f: &dyn SaddleFn,
+    eta: f64,
+    gw: &[f64],
+    gt: &[f64],
+    w: &mut [f64],
+    th: &mut [f64],
+) {
+    for (wk, g) in w.iter_mut().zip(gw) {
+        *wk -= eta * g;
+    }
+    for (tk, g) in th.iter_mut().zip(gt) {
+        *tk -= eta * g;
+    }
+    f.domain_w().project_in_place(w);
+    f.domain_theta().project_in_place(th);
+}
+
 /// The data points of S have the length the loss expects (an error naming `data` otherwise).
 pub fn check_data(f: &dyn SaddleFn, s: &Dataset) -> Result<()> {
     if s.point_dim() != f.point_dim() {

@@ -337,14 +337,7 @@ impl Sgda {
                 linalg::axpy(1.0, xw, &mut gw);
                 linalg::axpy(1.0, xt, &mut gt);
             }
-            for (wk, g) in w.iter_mut().zip(&gw) {
-                *wk -= self.eta * g;
-            }
-            for (tk, g) in th.iter_mut().zip(&gt) {
-                *tk -= self.eta * g;
-            }
-            f.domain_w().project_in_place(&mut w);
-            f.domain_theta().project_in_place(&mut th);
+            super::projected_descent_step(f, self.eta, &gw, &gt, &mut w, &mut th);
             if let Some((iterates, estimates)) = trace.as_deref_mut() {
                 estimates.push(linalg::concat(&gw, &gt));
                 iterates.push(linalg::concat(&w, &th));
