@@ -10,6 +10,6 @@ pub mod spec;
 pub use dataset::Dataset;
 pub use distribution::FiniteDist;
 pub use families::{AbsSeparable, CosHinge, QuadBilinear};
-pub use monotone::{AffineOp, MonotoneOp};
+pub use monotone::{AffineOp, MonotoneOp, OpConstants};
 pub use saddle::{objective_value, Constants, Mixture, Objective, RegTerm, Regularizer, SaddleFn};
 pub use spec::ProblemSpec;

@@ -15,6 +15,7 @@ use crate::error::{invalid, Error, Result};
 use crate::geometry::Domain;
 use crate::linalg::{self, Matrix};
 use crate::problem::saddle::{Mixture, SaddleFn};
+use serde::{Deserialize, Serialize};
 
 /// An operator G(z; x) on a domain Z, monotone in z for every data point x.
 pub trait MonotoneOp: Sync {
@@ -29,6 +30,42 @@ pub trait MonotoneOp: Sync {
     /// sup_{u∈Z} ⟨Ḡ(u), z − u⟩ for the mean operator (BG23 eq. (1.1)'s integrand), where closed
     /// form (else `Unsupported`).
     fn vi_gap(&self, data: &Mixture, z: &[f64]) -> Result<f64>;
+
+    /// G(z; x) written into `out` (length [`MonotoneOp::dim`]), with the values of
+    /// [`MonotoneOp::eval`]. Families with an allocation-free path override it; the default
+    /// copies `eval`.
+    fn eval_into(&self, z: &[f64], x: &[f64], out: &mut [f64]) {
+        out.copy_from_slice(&self.eval(z, x));
+    }
+
+    /// `out += s·G(z; x)` coordinatewise (the values of `axpy(s, &self.eval(z, x), out)`), for
+    /// minibatch sums with no allocation. Families with an allocation-free path override it.
+    fn add_scaled(&self, z: &[f64], x: &[f64], s: f64, out: &mut [f64]) {
+        linalg::axpy(s, &self.eval(z, x), out);
+    }
+
+    /// The constants of the operator class (BG23 §2: L-Lipschitz, bounded by M on Z; D the
+    /// diameter of Z; μ the strong-monotonicity modulus) over data points in `support`, exact
+    /// where the family allows it, else `Unsupported` (never a guess).
+    fn constants(&self, support: &[Vec<f64>]) -> Result<OpConstants> {
+        let _ = support;
+        Err(Error::Unsupported(
+            "constants of this operator family".into(),
+        ))
+    }
+}
+
+/// The constants of an operator class over a set of data points (BG23 §2).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OpConstants {
+    /// L: ‖G(z; x) − G(z′; x)‖ ≤ L‖z − z′‖ for all z, z′ ∈ Z and every x of the support.
+    pub lipschitz: f64,
+    /// M = sup over z ∈ Z and x of the support of ‖G(z; x)‖.
+    pub bound: f64,
+    /// D = max_{z, z′ ∈ Z} ‖z − z′‖.
+    pub diameter: f64,
+    /// μ ≥ 0 with ⟨G(z; x) − G(z′; x), z − z′⟩ ≥ μ‖z − z′‖² for every x (0: merely monotone).
+    pub modulus: f64,
 }
 
 /// Ḡ(z) = Σ_j π_j G(z; x_j), in index order.
