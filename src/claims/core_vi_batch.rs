@@ -273,7 +273,7 @@ fn check_frequencies(b: Budget) -> Result<Evidence> {
     Ok(ev.note("level 0.001 per test (three tests, fixed seeds: the outcome is deterministic)"))
 }
 
-/// The LIN-box loss f = a·w − b·θ (c = 0) on W = [−0.3, 0.3], Θ = [−0.4, 0.4] and four points.
+/// The LIN-box loss f = a·w − b·θ (c = 0) on W = [−0.3, 0.3], Θ = [−0.4, 0.4] and five points.
 fn lin_data() -> Result<(QuadBilinear, Dataset, Vec<Vec<f64>>)> {
     let f = QuadBilinear::lin_box(0.0)?;
     let support = crate::instances::unit_atoms();
@@ -282,6 +282,7 @@ fn lin_data() -> Result<(QuadBilinear, Dataset, Vec<Vec<f64>>)> {
         support[2].clone(),
         support[1].clone(),
         support[0].clone(),
+        support[2].clone(),
     ])?;
     Ok((f, s, support))
 }
@@ -290,8 +291,8 @@ fn rules() -> [BatchRule; 5] {
     [
         BatchRule::Full,
         BatchRule::Disjoint { size: 1 },
-        BatchRule::WithReplacement { m: 3 },
-        BatchRule::WithoutReplacement { m: 3 },
+        BatchRule::WithReplacement { m: 2 },
+        BatchRule::WithoutReplacement { m: 2 },
         BatchRule::Contiguous { phases: 2 },
     ]
 }
@@ -300,12 +301,14 @@ fn sgda(rule: BatchRule, steps: usize) -> Result<Sgda> {
     Sgda::new(0.2, steps, vec![0.0], vec![0.0], rule, 0.05)
 }
 
-/// Steps each rule runs on four points (single-pass rules as many as they allow).
+/// Steps each rule runs on five points: the single-pass rules leave the last point unused
+/// (disjoint batches of one for 4 steps, 2 contiguous phases of 2), the random ones draw 2 × 2
+/// positions, so that some neighbours replace a point no step evaluates.
 fn steps_of(rule: BatchRule) -> usize {
     match rule {
         BatchRule::Disjoint { .. } => 4,
         BatchRule::Contiguous { phases } => phases,
-        _ => 5,
+        _ => 2,
     }
 }
 
@@ -333,9 +336,9 @@ fn check_replay(_b: Budget) -> Result<Evidence> {
             .collect();
         let kinds_ok = match rule {
             BatchRule::WithReplacement { m } => batch.len() == steps
-                && batch.iter().all(|d| matches!(&d.values, DrawValues::Index { n: 4, values } if values.len() == m)),
+                && batch.iter().all(|d| matches!(&d.values, DrawValues::Index { n: 5, values } if values.len() == m)),
             BatchRule::WithoutReplacement { m } => batch.len() == steps
-                && batch.iter().all(|d| matches!(&d.values, DrawValues::Distinct { n: 4, values } if values.len() == m)),
+                && batch.iter().all(|d| matches!(&d.values, DrawValues::Distinct { n: 5, values } if values.len() == m)),
             _ => batch.is_empty(),
         };
         main.observe_exact(
@@ -402,6 +405,11 @@ fn check_coupled(_b: Budget) -> Result<Evidence> {
             }
         }
     }
+    main.observe_exact(
+        untouched > 0,
+        None,
+        format!("{untouched} neighbours replace a point no step evaluates"),
+    );
     Ok(Evidence::from_checks(&main, Some(("neighbour run with another seed", &ctrl)))
         .note(format!("identity (tapes equal), no ratio; {untouched} pairs whose replaced position was never drawn gave bit-identical outputs")))
 }
