@@ -34,11 +34,10 @@ fn bench(c: &mut Criterion) {
         m.set(2 * b + 1, 2 * b, 2.0);
     }
     let mut s = Stream::new(20, "benches/vi_solve/data");
-    let data = Mixture::empirical_owned(
-        (0..10)
-            .map(|_| (0..d).map(|_| 3.0 * s.normal()).collect())
-            .collect(),
-    );
+    let points: Vec<Vec<f64>> = (0..10)
+        .map(|_| (0..d).map(|_| 3.0 * s.normal()).collect())
+        .collect();
+    let data = Mixture::empirical_owned(dpsaddle::problem::Rows::new(points).expect("equal rows"));
     let opts = ViSolveOptions {
         modulus: Some(1.0),
         lipschitz: Some(5f64.sqrt()),

@@ -116,11 +116,11 @@ fn domains(d: usize) -> Vec<(String, Domain)> {
 }
 
 fn mixture(d: usize, scale: f64, s: &mut Stream) -> Mixture {
-    let points = (0..3)
+    let points: Vec<Vec<f64>> = (0..3)
         .map(|_| (0..d).map(|_| scale * s.normal()).collect())
         .collect();
     Mixture {
-        points,
+        points: crate::problem::dataset::Rows::new(points).expect("rows of equal length"),
         weights: vec![0.5, 1.0 / 3.0, 1.0 / 6.0],
     }
 }

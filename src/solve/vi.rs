@@ -154,7 +154,7 @@ impl<'a> ViProblem<'a> {
     pub fn constants(&self, opts: &ViSolveOptions) -> Result<(f64, f64)> {
         let need = opts.modulus.is_none() || opts.lipschitz.is_none();
         let family: Option<OpConstants> = if need {
-            Some(self.op.constants(&self.data.points).map_err(|e| match e {
+            Some(self.op.constants(&self.data.points.to_vecs()).map_err(|e| match e {
                 Error::Unsupported(m) => Error::Unsupported(format!(
                     "certified VI solve needs μ and L: the operator family gives none ({m}); pass them in ViSolveOptions"
                 )),
@@ -995,7 +995,11 @@ mod tests {
         let d = 4;
         let op = AffineOp::new(rot(d, 2.0, 0.5), Domain::ball(vec![0.0; d], 1.0).unwrap()).unwrap();
         let data = Mixture {
-            points: vec![vec![3.0, -1.0, 0.5, 2.0], vec![-1.0, 0.0, 1.0, 0.0]],
+            points: crate::problem::dataset::Rows::new(vec![
+                vec![3.0, -1.0, 0.5, 2.0],
+                vec![-1.0, 0.0, 1.0, 0.0],
+            ])
+            .unwrap(),
             weights: vec![0.25, 0.75],
         };
         let p = ViProblem::new(&op, &data, &[]).unwrap();
