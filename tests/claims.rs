@@ -88,7 +88,7 @@ fn every_registered_claim_passes_and_its_control_is_rejected() {
 fn invalid_parameters_are_refused_and_valid_ones_accepted() {
     use dpsaddle::algorithms::recursive_regularization::{DistanceRule, NPrimeRule, Schedule};
     use dpsaddle::algorithms::regularized_erm::RegularizedErm;
-    use dpsaddle::algorithms::sgda::{Batch, Sgda};
+    use dpsaddle::algorithms::sgda::{BatchRule, Sgda};
     use dpsaddle::algorithms::Algorithm;
     use dpsaddle::gap::{strong_gap, WeightedOutput};
     use dpsaddle::problem::{Dataset, Objective, QuadBilinear};
@@ -147,7 +147,7 @@ fn invalid_parameters_are_refused_and_valid_ones_accepted() {
 
     // SGDA: η > 0 finite, σ ≥ 0 finite, m ≥ 1, through both validations.
     let sgda = |eta: f64, sigma: f64| {
-        let mut a = Sgda::new(0.1, 3, vec![0.0], vec![0.0], Batch::Full, 0.0).unwrap();
+        let mut a = Sgda::new(0.1, 3, vec![0.0], vec![0.0], BatchRule::Full, 0.0).unwrap();
         a.eta = eta;
         a.sigma = sigma;
         a
