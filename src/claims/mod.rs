@@ -8,6 +8,7 @@
 
 pub mod bgm23;
 pub mod core;
+pub mod core_vi_engine;
 pub mod kllw22;
 pub mod noise_ledger;
 pub mod privacy;
@@ -343,6 +344,7 @@ pub fn registry() -> Vec<Claim> {
     v.extend(privacy::claims());
     v.extend(noise_ledger::claims());
     v.extend(release_audit::claims());
+    v.extend(core_vi_engine::claims());
     v
 }
 
