@@ -121,7 +121,8 @@ pub fn uas_over_support(
     }
     let k = support.len();
     let dataset = |c: &[usize]| Dataset {
-        points: crate::exact::dataset_points(support, c),
+        points: crate::problem::Rows::new(crate::exact::dataset_points(support, c))
+            .expect("the atoms have one length"),
     };
     let moves: Vec<_> = crate::exact::replace_one_moves(n, k).collect();
     let dists: Vec<Result<f64>> = moves

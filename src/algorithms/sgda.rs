@@ -283,13 +283,12 @@ impl Sgda {
         let mut gw = vec![0.0; dw];
         let mut gt = vec![0.0; dt];
         let mut xi = vec![0.0; dw + dt];
-        // Minibatches read the points from one contiguous copy (made once, before the loop).
-        let (mut idx, flat) = match self.batch {
-            Batch::Full => (Vec::new(), Vec::new()),
-            Batch::WithReplacement(m) => {
-                (vec![0usize; m], crate::oracle::flatten(&obj.data.points))
-            }
+        // Minibatches read the points in place from the mixture's row-major array (no copy).
+        let mut idx = match self.batch {
+            Batch::Full => Vec::new(),
+            Batch::WithReplacement(m) => vec![0usize; m],
         };
+        let flat = obj.data.points.as_flat();
         let k = f.point_dim();
         let batch_label = StepLabel::new(format!("{}sgda/batch/step=", self.label_prefix));
         let noise_label = StepLabel::new(format!("{}sgda/noise/step=", self.label_prefix));
@@ -319,7 +318,7 @@ impl Sgda {
                     noise.indices_at(&batch_label, t as u64, n, &mut idx)?;
                     oracle.minibatch_operator(
                         kernel.as_mut(),
-                        &flat,
+                        flat,
                         k,
                         &idx,
                         1.0 / m as f64,

@@ -172,16 +172,16 @@ impl StepSchedule {
 
 /// The data of a run as one contiguous row-major array (read by [`OpOracle::batch_into`]), with
 /// the per-point evaluation tally.
-pub(crate) struct CountedData {
-    pub(crate) flat: Vec<f64>,
+pub(crate) struct CountedData<'a> {
+    pub(crate) flat: &'a [f64],
     pub(crate) k: usize,
     pub(crate) n: usize,
     pub(crate) counts: Vec<u64>,
 }
 
-impl CountedData {
+impl<'a> CountedData<'a> {
     /// The points of S, which must have the operator's point length.
-    pub(crate) fn new(op: &dyn MonotoneOp, s: &Dataset) -> Result<CountedData> {
+    pub(crate) fn new(op: &dyn MonotoneOp, s: &'a Dataset) -> Result<CountedData<'a>> {
         if s.point_dim() != op.point_dim() {
             return Err(invalid(
                 "data",
@@ -193,7 +193,7 @@ impl CountedData {
             ));
         }
         Ok(CountedData {
-            flat: crate::oracle::flatten(&s.points),
+            flat: s.as_flat(),
             k: s.point_dim(),
             n: s.len(),
             counts: vec![0; s.len()],
@@ -209,7 +209,7 @@ impl CountedData {
         z: &[f64],
         out: &mut [f64],
     ) {
-        oracle.batch_into(&self.flat, self.k, idx, 1.0 / idx.len() as f64, z, out);
+        oracle.batch_into(self.flat, self.k, idx, 1.0 / idx.len() as f64, z, out);
         for &i in idx {
             self.counts[i] += 1;
         }
@@ -277,7 +277,7 @@ pub fn operator_bound_for(given: Option<f64>, op: &dyn MonotoneOp, s: &Dataset) 
     match given {
         Some(m) => Ok(m),
         None => op
-            .constants(&s.points)
+            .constants(&s.points.to_vecs())
             .map(|c| c.bound)
             .map_err(|e| match e {
                 Error::Unsupported(_) => invalid(
@@ -341,7 +341,7 @@ impl NoisyBatchOracle {
         z: &[f64],
         noise: &mut NoiseSource,
         oracle: &OpOracle<'_>,
-        data: &mut CountedData,
+        data: &mut CountedData<'_>,
         out: &mut [f64],
     ) -> Result<()> {
         self.batch

@@ -432,7 +432,7 @@ fn check_eg_exact_trace(_: Budget) -> Result<Evidence> {
     let mut notes = Vec::new();
     // 1. The hand trace, exactly, through the production path (traced and untraced runs).
     let s = dataset(hand_points());
-    let pts = q_points(&s.points);
+    let pts = q_points(&s.points.to_vecs());
     let hand = hand_eg_trace();
     let draws: Vec<EvalDraw> = (0..4)
         .map(|i| EvalDraw {
@@ -486,7 +486,7 @@ fn check_eg_exact_trace(_: Budget) -> Result<Evidence> {
     }
     // 2. A noisy with-replacement run against its rational replay from the tape.
     let s = dataset(noisy_points());
-    let pts = q_points(&s.points);
+    let pts = q_points(&s.points.to_vecs());
     let gammas = [0.3, 0.2, 0.25];
     let (sigma, m) = (0.25, 3);
     for avg in [Averaging::Extrapolated, Averaging::Base] {
@@ -539,7 +539,7 @@ fn check_oe_exact_trace(_: Budget) -> Result<Evidence> {
     let mut ctrl = BoundCheck::new(0.0, 0.0);
     let mut notes = Vec::new();
     let s = dataset(hand_points()[..2].to_vec());
-    let pts = q_points(&s.points);
+    let pts = q_points(&s.points.to_vecs());
     let draws: Vec<EvalDraw> = (0..2)
         .map(|i| EvalDraw {
             idx: vec![i],
@@ -601,7 +601,7 @@ fn check_oe_exact_trace(_: Budget) -> Result<Evidence> {
     // Noisy with-replacement run, BG23's parameters γ = 1/(2(L + λ)), κ = λ/(L + λ) + 1 at
     // L = 1, λ = 1/2 (γ = 1/3, κ = 4/3: neither is dyadic, so roundings enter).
     let s = dataset(noisy_points());
-    let pts = q_points(&s.points);
+    let pts = q_points(&s.points.to_vecs());
     let (gamma, kappa, sigma) = (1.0 / 3.0, 4.0 / 3.0, 0.25);
     let alg = OperatorExtrapolation::new(
         gamma,
@@ -755,7 +755,7 @@ fn check_coupled_replay(_: Budget) -> Result<Evidence> {
         // Replace the point the run evaluates most often (so S′ changes the run).
         let j = (0..5).max_by_key(|&i| o1.evals_per_point[i]).unwrap_or(0);
         let s2 = s.replace_one(j, &[-0.8, 0.3])?;
-        let pts2 = q_points(&s2.points);
+        let pts2 = q_points(&s2.points.to_vecs());
         let (o2, t2) = recorded(&eg, &op, &s2, 41)?;
         main.observe_exact(
             t1 == t2,
@@ -805,7 +805,7 @@ fn check_coupled_replay(_: Budget) -> Result<Evidence> {
     let (o1, t1) = recorded(&oe, &op, &s, 43)?;
     let j = (0..5).max_by_key(|&i| o1.evals_per_point[i]).unwrap_or(0);
     let s2 = s.replace_one(j, &[-0.8, 0.3])?;
-    let pts2 = q_points(&s2.points);
+    let pts2 = q_points(&s2.points.to_vecs());
     let (o2, t2) = recorded(&oe, &op, &s2, 43)?;
     main.observe_exact(t1 == t2, None, "OE: equal tapes on S, S′");
     main.observe_exact(o1.z != o2.z, None, "OE: S′ changes the output");

@@ -18,14 +18,14 @@
 use crate::error::{invalid, Result};
 use crate::geometry::Domain;
 use crate::linalg;
-use crate::problem::{Dataset, FiniteDist};
+use crate::problem::{Dataset, FiniteDist, Rows};
 use serde::{Deserialize, Serialize};
 
 /// A weighted set of data points: the objective Σ_j π_j f(·,·; x_j).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Mixture {
-    /// The data points x_j.
-    pub points: Vec<Vec<f64>>,
+    /// The data points x_j, row-major in one array.
+    pub points: Rows,
     /// The weights π_j ≥ 0, summing to 1.
     pub weights: Vec<f64>,
 }
@@ -37,7 +37,7 @@ impl Mixture {
     }
 
     /// [`Mixture::empirical`] of the dataset with these points, taking them without a copy.
-    pub fn empirical_owned(points: Vec<Vec<f64>>) -> Mixture {
+    pub fn empirical_owned(points: Rows) -> Mixture {
         let n = points.len();
         Mixture {
             points,
@@ -48,7 +48,7 @@ impl Mixture {
     /// F_D for a finite-support D: each atom with its probability.
     pub fn population(d: &FiniteDist) -> Mixture {
         Mixture {
-            points: d.atoms.clone(),
+            points: Rows::from_slices(&d.atoms).expect("a FiniteDist's atoms have one length"),
             weights: d.probs.clone(),
         }
     }
@@ -56,7 +56,7 @@ impl Mixture {
     /// A single point with weight one (f itself at that x).
     pub fn single(x: &[f64]) -> Mixture {
         Mixture {
-            points: vec![x.to_vec()],
+            points: Rows::from_slices(&[x]).expect("one row"),
             weights: vec![1.0],
         }
     }
@@ -73,16 +73,17 @@ impl Mixture {
                 ),
             ));
         }
+        // All rows have one length: when it is wrong, row 0 is the first wrong one.
+        if self.points.dim() != point_dim {
+            return Err(invalid(
+                format!("{field}.points[0]"),
+                format!(
+                    "has length {}, the problem's data points have length {point_dim}",
+                    self.points.dim()
+                ),
+            ));
+        }
         for (i, x) in self.points.iter().enumerate() {
-            if x.len() != point_dim {
-                return Err(invalid(
-                    format!("{field}.points[{i}]"),
-                    format!(
-                        "has length {}, the problem's data points have length {point_dim}",
-                        x.len()
-                    ),
-                ));
-            }
             if x.iter().any(|v| !v.is_finite()) {
                 // Name the field only on failure (no string per point on the way).
                 crate::error::require_finite(&format!("{field}.points[{i}]"), x)?;
@@ -104,7 +105,15 @@ impl Mixture {
 
     /// Σ π_j x_j, summed in index order.
     pub fn mean(&self) -> Vec<f64> {
-        linalg::weighted_mean(&self.points, &self.weights)
+        // `linalg::weighted_mean` over the rows: Σ π_j x_j accumulated by `axpy` in index order.
+        if self.points.is_empty() {
+            return Vec::new();
+        }
+        let mut out = vec![0.0; self.points.dim()];
+        for (x, &p) in self.points.iter().zip(&self.weights) {
+            linalg::axpy(p, x, &mut out);
+        }
+        out
     }
 }
 
@@ -387,7 +396,7 @@ pub trait SaddleFn: Sync {
     /// may share the work that does not depend on x (the default calls `grad` per point). Used by
     /// the per-point full-batch gradient of KLLW22 Algorithm 1 (∇L_S = (1/n)Σ_i ∇ℓ(·;z_i)).
     /// Call it through [`crate::oracle::Oracle`] so that every point is counted.
-    fn grad_each(&self, w: &[f64], theta: &[f64], xs: &[Vec<f64>], each: &mut GradSink<'_>) {
+    fn grad_each(&self, w: &[f64], theta: &[f64], xs: &Rows, each: &mut GradSink<'_>) {
         for (i, x) in xs.iter().enumerate() {
             let (gw, gt) = self.grad(w, theta, x);
             each(i, &gw, &gt);

@@ -793,7 +793,7 @@ fn check_thm8(b: Budget) -> Result<Evidence> {
             format!("seed {seed}: ledger has T parallel rounds"),
         );
         for &i in &positions {
-            let x = s.points[i].clone();
+            let x = s.points[i].to_vec();
             let s2 = s.replace_one(i, &[-x[0], -x[1]])?;
             let other = alg.run_with(
                 &alg.a_emp,

@@ -390,7 +390,7 @@ fn check_def4(b: Budget) -> Result<Evidence> {
             Regularizer::none()
         };
         let obj = Objective::empirical(&s).with_reg(reg);
-        let consts = f.constants(&s.points);
+        let consts = f.constants(&s.points.to_vecs());
         // ‖G_F‖ ≤ L_f + λ·B: the eq. (4) operator is λ(z − anchor), anchor ∈ W×Θ.
         let l = consts.lipschitz + lambda * consts.diameter;
         let cert = saddle_point(f, &obj, &SolveOptions::default())?;

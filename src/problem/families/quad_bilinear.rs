@@ -16,6 +16,7 @@ use crate::linalg::{self, Matrix};
 use crate::problem::saddle::{
     weighted_point_mean, Constants, GradSink, Mixture, Objective, OperatorKernel, SaddleFn,
 };
+use crate::problem::Rows;
 use serde::{Deserialize, Serialize};
 
 /// The data-affine quadratic–bilinear family.
@@ -356,7 +357,7 @@ impl SaddleFn for QuadBilinear {
     /// a coordinate selector such as the data-affine layout's [I 0], A x_i read off by indexing
     /// (equal to the dense product: the other terms are exact zeros). The additions are made in
     /// `grad`'s order, so each per-point gradient has `grad`'s value.
-    fn grad_each(&self, w: &[f64], theta: &[f64], xs: &[Vec<f64>], each: &mut GradSink<'_>) {
+    fn grad_each(&self, w: &[f64], theta: &[f64], xs: &Rows, each: &mut GradSink<'_>) {
         let cth = self.coupling.matvec(theta);
         let ctw = self.coupling.matvec_t(w);
         let sel_a = selector(&self.a_map);

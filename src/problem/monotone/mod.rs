@@ -9,7 +9,31 @@
 //!   monotonicity (⟨Ḡ(u), z − u⟩ ≤ ⟨Ḡ(z), z − u⟩).
 //!
 //! (BG23's "strong"/"weak" refer to where the expectation over S sits, as for BGM23's saddle
-//! gaps; both use the vi_gap integrand.)
+//! gaps; both use the vi_gap integrand. The gaps over an algorithm's weighted outputs are in
+//! [`crate::gap::vi`].)
+//!
+//! Families (every quantity exact where stated):
+//! * [`DataAffineOp`]: G(z; x) = (M₀ + Σ_j x_j M_j) z + B x (+ c), each matrix in a structured form
+//!   ([`StructMat`]: dense, scaled identity, diagonal, scaled block rotation J), O(d) per sample for
+//!   the structured ones; the mean operator is G(·; x̄) exactly (affine in x). RotIso
+//!   ([`DataAffineOp::rot_iso`]: M(x) = μ_x I + κ_x J, data x = (μ_x, κ_x, b_x)) and the saddle
+//!   operator of [`crate::problem::QuadBilinear`] ([`DataAffineOp::quad_bilinear_saddle`]) are
+//!   instances.
+//! * [`ConstantOp`]: G(z; β) = mβ (BG23 Prop 12's instance).
+//! * [`RegularizedOp`]: F + Σ_k λ_k(· − a_k); [`ClampedOp`]: F∘Π_Z (Lipschitz and bounded on ℝᵈ).
+//! * [`AffineOp`] (M z + x) and [`SaddleOperator`] (any [`SaddleFn`]).
+//!
+//! Derivations: proofs-notes/vi-core.md, "Operators and VI gaps".
+
+mod constant;
+mod data_affine;
+mod structured;
+mod wrappers;
+
+pub use constant::ConstantOp;
+pub use data_affine::DataAffineOp;
+pub use structured::{box_bounds, max_dist_sq, Canon, DataMap, StructMat};
+pub use wrappers::{ClampedOp, RegularizedOp};
 
 use crate::error::{invalid, Error, Result};
 use crate::geometry::Domain;
@@ -53,6 +77,142 @@ pub trait MonotoneOp: Sync {
             "constants of this operator family".into(),
         ))
     }
+
+    /// The operator as a [`DataAffineOp`] with the same values up to rounding, where it is one
+    /// (used by [`RegularizedOp`] to keep its constants and VI gap exact); `None` by default.
+    fn affine_form(&self) -> Option<DataAffineOp> {
+        None
+    }
+}
+
+impl<T: MonotoneOp + ?Sized> MonotoneOp for &T {
+    fn dim(&self) -> usize {
+        (**self).dim()
+    }
+    fn domain(&self) -> &Domain {
+        (**self).domain()
+    }
+    fn point_dim(&self) -> usize {
+        (**self).point_dim()
+    }
+    fn eval(&self, z: &[f64], x: &[f64]) -> Vec<f64> {
+        (**self).eval(z, x)
+    }
+    fn vi_gap(&self, data: &Mixture, z: &[f64]) -> Result<f64> {
+        (**self).vi_gap(data, z)
+    }
+    fn eval_into(&self, z: &[f64], x: &[f64], out: &mut [f64]) {
+        (**self).eval_into(z, x, out)
+    }
+    fn add_scaled(&self, z: &[f64], x: &[f64], s: f64, out: &mut [f64]) {
+        (**self).add_scaled(z, x, s, out)
+    }
+    fn constants(&self, support: &[Vec<f64>]) -> Result<OpConstants> {
+        (**self).constants(support)
+    }
+    fn affine_form(&self) -> Option<DataAffineOp> {
+        (**self).affine_form()
+    }
+}
+
+impl<T: MonotoneOp + ?Sized> MonotoneOp for Box<T> {
+    fn dim(&self) -> usize {
+        (**self).dim()
+    }
+    fn domain(&self) -> &Domain {
+        (**self).domain()
+    }
+    fn point_dim(&self) -> usize {
+        (**self).point_dim()
+    }
+    fn eval(&self, z: &[f64], x: &[f64]) -> Vec<f64> {
+        (**self).eval(z, x)
+    }
+    fn vi_gap(&self, data: &Mixture, z: &[f64]) -> Result<f64> {
+        (**self).vi_gap(data, z)
+    }
+    fn eval_into(&self, z: &[f64], x: &[f64], out: &mut [f64]) {
+        (**self).eval_into(z, x, out)
+    }
+    fn add_scaled(&self, z: &[f64], x: &[f64], s: f64, out: &mut [f64]) {
+        (**self).add_scaled(z, x, s, out)
+    }
+    fn constants(&self, support: &[Vec<f64>]) -> Result<OpConstants> {
+        (**self).constants(support)
+    }
+    fn affine_form(&self) -> Option<DataAffineOp> {
+        (**self).affine_form()
+    }
+}
+
+/// A scratch vector of length n from a per-thread pool (no allocation once warm), for the
+/// wrappers whose allocation-free paths need an intermediate vector.
+pub(crate) fn with_scratch<R>(n: usize, f: impl FnOnce(&mut [f64]) -> R) -> R {
+    use std::cell::RefCell;
+    thread_local! {
+        static POOL: RefCell<Vec<Vec<f64>>> = const { RefCell::new(Vec::new()) };
+    }
+    let mut buf = POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default();
+    buf.clear();
+    buf.resize(n, 0.0);
+    let r = f(&mut buf);
+    POOL.with(|p| p.borrow_mut().push(buf));
+    r
+}
+
+/// The closed-form sup_{u∈Z} ⟨Ḡ(u), z − u⟩ for an affine mean operator Ḡ(u) = A u + q with A in
+/// canonical form ([`Canon`]): with S = (A + Aᵀ)/2, ⟨Au + q, z − u⟩ = −uᵀSu + ⟨Aᵀz − q, u⟩ +
+/// ⟨q, z⟩, a concave quadratic in u. Closed form when S = μI (any projectable Z: the projection
+/// of v/(2μ), v = Aᵀz − q, or the LMO of v when μ = 0) or S = diag(s) on a box (coordinatewise:
+/// clamp(v_i/(2s_i)) or the endpoint of the sign of v_i when s_i = 0); `Unsupported` otherwise.
+/// The value is ⟨Ḡ(u*), z − u*⟩ with Ḡ evaluated by `mean_at`.
+pub fn affine_vi_gap(
+    domain: &Domain,
+    a: &Canon,
+    q: &[f64],
+    z: &[f64],
+    mean_at: impl Fn(&[f64]) -> Vec<f64>,
+) -> Result<f64> {
+    let s = a.sym_diagonal().ok_or_else(|| {
+        Error::Unsupported(
+            "VI gap in closed form: the symmetric part of the mean operator is not diagonal".into(),
+        )
+    })?;
+    if s.iter().any(|&v| v < 0.0 || v.is_nan()) {
+        return Err(invalid(
+            "operator",
+            "is not monotone (the symmetric part of the mean operator has a negative entry)",
+        ));
+    }
+    let mut v = a.apply_t(z);
+    linalg::axpy(-1.0, q, &mut v);
+    let mu = s[0];
+    let u = if s.iter().all(|&si| si == mu) {
+        if mu > 0.0 {
+            domain.project(&linalg::scale(1.0 / (2.0 * mu), &v))
+        } else {
+            domain.lmo(&v)
+        }
+    } else if let Some((lo, hi)) = box_bounds(domain) {
+        (0..v.len())
+            .map(|i| {
+                if s[i] > 0.0 {
+                    (v[i] / (2.0 * s[i])).clamp(lo[i], hi[i])
+                } else if v[i] > 0.0 {
+                    hi[i]
+                } else {
+                    lo[i]
+                }
+            })
+            .collect()
+    } else {
+        return Err(Error::Unsupported(
+            "VI gap in closed form: a diagonal, non-isotropic symmetric part needs a box domain"
+                .into(),
+        ));
+    };
+    let gu = mean_at(&u);
+    Ok(linalg::dot(&gu, &linalg::sub(z, &u)))
 }
 
 /// The constants of an operator class over a set of data points (BG23 §2).
@@ -78,9 +238,22 @@ pub fn mean_operator(op: &dyn MonotoneOp, data: &Mixture, z: &[f64]) -> Vec<f64>
 }
 
 /// sup_{u∈Z} ⟨Ḡ(z), z − u⟩ = ⟨Ḡ(z), z⟩ + σ_Z(−Ḡ(z)) (≥ [`MonotoneOp::vi_gap`] for monotone G).
+///
+/// This is BG23's ν-certificate: z is a ν-approximate strong VI solution of Ḡ on Z in the sense of
+/// BG23 eq. (5.1), ⟨Ḡ(z), w − z⟩ ≥ −ν for all w ∈ Z, exactly when ν ≥ stampacchia_gap (it is the
+/// smallest such ν). For (5.1)'s subproblem operator F_B + λ_k(· − w_k) pass a
+/// [`RegularizedOp`]. See [`nu_certificate`].
 pub fn stampacchia_gap(op: &dyn MonotoneOp, data: &Mixture, z: &[f64]) -> f64 {
     let g = mean_operator(op, data, z);
     linalg::dot(&g, z) + op.domain().support(&linalg::scale(-1.0, &g))
+}
+
+/// BG23 eq. (5.1)'s certificate: the smallest ν such that ⟨Ḡ(u), w − u⟩ ≥ −ν for every
+/// w ∈ Z, i.e. sup_{w∈Z} ⟨Ḡ(u), u − w⟩ (the paper's "ν-approximate
+/// strong VI solution"); the same number as [`stampacchia_gap`], under the paper's name. It is
+/// ≥ 0 for u ∈ Z (take w = u) and 0 exactly at a strong (Stampacchia) solution.
+pub fn nu_certificate(op: &dyn MonotoneOp, data: &Mixture, u: &[f64]) -> f64 {
+    stampacchia_gap(op, data, u)
 }
 
 /// G(z; x) = M z + x on Z: monotone iff M + Mᵀ ⪰ 0.
@@ -159,6 +332,36 @@ impl MonotoneOp for AffineOp {
         };
         let gu = self.eval(&u, &q);
         Ok(linalg::dot(&gu, &linalg::sub(z, &u)))
+    }
+    /// Those of its [`MonotoneOp::affine_form`] (exact where M is aI + bJ or diagonal, else
+    /// `Unsupported`).
+    fn constants(&self, support: &[Vec<f64>]) -> Result<OpConstants> {
+        DataAffineOp::new(
+            self.domain.clone(),
+            self.m.rows,
+            vec![StructMat::Dense(self.m.clone())],
+            vec![],
+            DataMap::Block {
+                offset: 0,
+                scale: 1.0,
+            },
+            None,
+        )?
+        .constants(support)
+    }
+    fn affine_form(&self) -> Option<DataAffineOp> {
+        DataAffineOp::new(
+            self.domain.clone(),
+            self.m.rows,
+            vec![StructMat::Dense(self.m.clone())],
+            vec![],
+            DataMap::Block {
+                offset: 0,
+                scale: 1.0,
+            },
+            None,
+        )
+        .ok()
     }
 }
 
