@@ -228,6 +228,44 @@ impl<'a> OpOracle<'a> {
         self.evals.set(self.evals.get() + 1);
         self.op.eval(z, x)
     }
+    /// G(z; x) written into `out` with no allocation (the values of [`OpOracle::eval`]); counts
+    /// one operator evaluation.
+    pub fn eval_into(&self, z: &[f64], x: &[f64], out: &mut [f64]) {
+        self.evals.set(self.evals.get() + 1);
+        self.op.eval_into(z, x, out);
+    }
+
+    /// The minibatch operator Σ_{i ∈ idx} s·G(z; x_i), summed in the order of `idx` from 0.0,
+    /// written into `out` with no allocation; counts one operator evaluation per index (so a
+    /// repeated index counts twice). The points are rows of length `k` of the contiguous array
+    /// `flat` (x_i = `flat[i·k .. (i+1)·k]`, as in [`Oracle::minibatch_operator`]).
+    pub fn batch_into(
+        &self,
+        flat: &[f64],
+        k: usize,
+        idx: &[usize],
+        s: f64,
+        z: &[f64],
+        out: &mut [f64],
+    ) {
+        out.iter_mut().for_each(|v| *v = 0.0);
+        for &i in idx {
+            self.op.add_scaled(z, &flat[i * k..(i + 1) * k], s, out);
+        }
+        self.evals.set(self.evals.get() + idx.len() as u64);
+    }
+
+    /// The mean operator Ḡ(z) = Σ_j π_j G(z; x_j) of a mixture, summed in index order from 0.0,
+    /// into `out` with no allocation (the values of [`crate::problem::monotone::mean_operator`]);
+    /// counts one operator evaluation per mixture point.
+    pub fn mixture_into(&self, data: &crate::problem::Mixture, z: &[f64], out: &mut [f64]) {
+        out.iter_mut().for_each(|v| *v = 0.0);
+        for (x, &p) in data.points.iter().zip(&data.weights) {
+            self.op.add_scaled(z, x, p, out);
+        }
+        self.evals.set(self.evals.get() + data.points.len() as u64);
+    }
+
     /// Operator evaluations so far.
     pub fn evals(&self) -> u64 {
         self.evals.get()

@@ -364,7 +364,7 @@ mod tests {
         assert_eq!((r.len(), r.dim()), (3, 2));
         assert_eq!(r.as_flat(), &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
         assert_eq!(&r[1], &[3.0, 4.0]);
-        assert_eq!(r.iter().rev().next().unwrap(), &[5.0, 6.0]);
+        assert_eq!(r.iter().next_back().unwrap(), &[5.0, 6.0]);
         assert_eq!(r.iter().len(), 3);
         assert_eq!(r.slice(1..3), vec![vec![3.0, 4.0], vec![5.0, 6.0]]);
         assert_eq!(r, Rows::from_flat(r.as_flat().to_vec(), 2).unwrap());

@@ -23,3 +23,4 @@ mod privacy_pld;
 mod privacy_rdp;
 mod rng_vectors;
 mod robust;
+mod vi_ops;
