@@ -88,15 +88,17 @@ fn point(
     Ok(points(f, dist, n, &[(x, lambda_of, a_emp)], reps)?.remove(0))
 }
 
+/// One point of a rate experiment: x (n or ε), the rule λ(n′) and the subroutine A_emp.
+type RateConfig<'a> = (f64, &'a dyn Fn(usize) -> f64, AempSpec);
+
 /// [`point`] at several (x, λ rule, A_emp) sharing n: replicate r's dataset (data seed r) is the
 /// same at every x (common random numbers), so it is drawn once and every x runs on it (noise
 /// seed 1000 + r); each point's gaps are in replicate order, as [`point`] computes them.
-#[allow(clippy::type_complexity)]
 fn points(
     f: &QuadBilinear,
     dist: &FiniteDist,
     n: usize,
-    configs: &[(f64, &dyn Fn(usize) -> f64, AempSpec)],
+    configs: &[RateConfig<'_>],
     reps: u64,
 ) -> Result<Vec<RatePoint>> {
     let k = f.constants(&dist.atoms);
@@ -409,7 +411,7 @@ fn check_rate_eps(b: Budget) -> Result<Evidence> {
         .iter()
         .map(|&e| move |np: usize| l * (d * (2.0 / delta).ln()).sqrt() / (np as f64 * e * bb))
         .collect();
-    let configs: Vec<(f64, &dyn Fn(usize) -> f64, AempSpec)> = eps
+    let configs: Vec<RateConfig<'_>> = eps
         .iter()
         .zip(&lams)
         .map(|(&e, lam)| {
