@@ -31,6 +31,7 @@
 //! | core | [`problem`] | `SaddleFn`, `MonotoneOp`, datasets, finite distributions, regularizers, problem families |
 //! | core | [`instances`] | the standard test instances shared by claims, tests and benches |
 //! | core | [`oracle`] | counted gradient / operator evaluations |
+//! | core | [`sampling`] | batch rules: which indices a stochastic step evaluates |
 //! | core | [`gap`] | gap function, strong / weak / empirical gap, primal risk |
 //! | core | [`solve`] | certified saddle-point solvers |
 //! | core | [`privacy`] | paper-free: DpEvent ledger; RDP, PLD, GDP, zCDP and moments accountants; Gaussian calibration; the auditor core; the exact discrete Gaussian |
@@ -67,6 +68,7 @@ pub mod privacy;
 pub mod problem;
 pub mod report;
 pub mod rng;
+pub mod sampling;
 pub mod solve;
 pub mod stability;
 

@@ -7,9 +7,11 @@ pub mod monotone;
 pub mod saddle;
 pub mod spec;
 
-pub use dataset::Dataset;
+pub use dataset::{Dataset, Rows};
 pub use distribution::FiniteDist;
 pub use families::{AbsSeparable, CosHinge, QuadBilinear};
-pub use monotone::{AffineOp, MonotoneOp};
+pub use monotone::{
+    AffineOp, ClampedOp, ConstantOp, DataAffineOp, MonotoneOp, OpConstants, RegularizedOp,
+};
 pub use saddle::{objective_value, Constants, Mixture, Objective, RegTerm, Regularizer, SaddleFn};
 pub use spec::ProblemSpec;

@@ -120,7 +120,7 @@ fn is_ident(c: char) -> bool {
 fn tier(module: &str) -> Option<u8> {
     match module {
         "linalg" | "geometry" | "rng" | "exact" | "problem" | "instances" | "oracle" | "gap"
-        | "solve" | "privacy" | "error" | "output" => Some(0),
+        | "solve" | "privacy" | "error" | "output" | "sampling" => Some(0),
         "papers" => Some(1),
         // `stability` measures algorithms through the `Algorithm` interface, so it sits with them.
         "algorithms" | "stability" => Some(2),

@@ -1,0 +1,468 @@
+//! The data-affine operator family G(z; x) = (M₀ + Σ_j x_j M_j) z + B x + c (BG23 §2's operator
+//! class with every quantity exact; issue plan "C2").
+//!
+//! Because G is affine in x, the mean operator of a mixture is Ḡ = G(·; x̄) with x̄ the mixture's
+//! mean: the population operator F_P, the empirical F_S and a batch's F_B are one evaluation each.
+
+use super::structured::{box_bounds, max_dist_sq, Canon, DataMap, StructMat};
+use super::{affine_vi_gap, MonotoneOp, OpConstants};
+use crate::error::{invalid, Error, Result};
+use crate::geometry::Domain;
+use crate::linalg::{self, Matrix};
+use crate::problem::saddle::Mixture;
+use crate::problem::{QuadBilinear, SaddleFn};
+use serde::{Deserialize, Serialize};
+
+/// Rows evaluated per block of the allocation-free path (even, so rotation pairs never split).
+const CHUNK: usize = 64;
+
+/// G(z; x) = (Σ_k M₀_k + Σ_j x_j M_j) z + B x + c on a domain Z ⊂ ℝᵈ, data x ∈ ℝᵏ.
+///
+/// Evaluation order (every path, so `eval`, `eval_into` and `add_scaled` agree bit for bit):
+/// coordinate i is g_i = (M₀_1 z)_i, then `+= 1·(M₀_k z)_i` for the further fixed parts,
+/// then `+= x_j·(M_j z)_i` in the order of `linear`, then `+= (B x)_i`, then `+= c_i`
+/// (starting from 0.0 when there is no fixed part).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DataAffineOp {
+    domain: Domain,
+    point_dim: usize,
+    fixed: Vec<StructMat>,
+    linear: Vec<(usize, StructMat)>,
+    b_map: DataMap,
+    shift: Option<Vec<f64>>,
+}
+
+impl DataAffineOp {
+    /// The general constructor: Z, the data length k, the fixed parts M₀ (summed), the data-scaled
+    /// parts (j, M_j) (j < k), the data map B and an optional constant c. Validates every shape.
+    pub fn new(
+        domain: Domain,
+        point_dim: usize,
+        fixed: Vec<StructMat>,
+        linear: Vec<(usize, StructMat)>,
+        b_map: DataMap,
+        shift: Option<Vec<f64>>,
+    ) -> Result<Self> {
+        domain.validate()?;
+        let d = domain.dim();
+        for (k, m) in fixed.iter().enumerate() {
+            m.validate(&format!("fixed[{k}]"), d)?;
+        }
+        for (k, (j, m)) in linear.iter().enumerate() {
+            if *j >= point_dim {
+                return Err(invalid(
+                    format!("linear[{k}]"),
+                    format!("scales by x[{j}] but data points have length {point_dim}"),
+                ));
+            }
+            m.validate(&format!("linear[{k}]"), d)?;
+        }
+        b_map.validate("b_map", d, point_dim)?;
+        if let Some(c) = &shift {
+            if c.len() != d {
+                return Err(invalid(
+                    "shift",
+                    format!("has length {}, expected {d}", c.len()),
+                ));
+            }
+            crate::error::require_finite("shift", c)?;
+        }
+        Ok(DataAffineOp {
+            domain,
+            point_dim,
+            fixed,
+            linear,
+            b_map,
+            shift,
+        })
+    }
+
+    /// RotIso on Z (issue plan §3 "RotIso-VI"): G(z; x) = (μ_x I + κ_x J) z + b_x with data
+    /// x = (μ_x, κ_x, b_x) ∈ ℝ^{2+d} (d = dim Z even), validated on `support`: every atom has
+    /// μ_x ≥ 0 (the symmetric part μ_x I ⪰ 0: monotone), finite entries and length d + 2.
+    /// L = max √(μ² + κ²), M and the VI gap are closed form on balls and boxes; rotations
+    /// (μ = 0) are monotone, not strongly.
+    pub fn rot_iso(domain: Domain, support: &[Vec<f64>]) -> Result<Self> {
+        let d = domain.dim();
+        if d % 2 != 0 {
+            return Err(invalid(
+                "domain",
+                format!("RotIso needs an even dimension, got {d}"),
+            ));
+        }
+        let op = Self::new(
+            domain,
+            d + 2,
+            vec![],
+            vec![
+                (0, StructMat::ScaledIdentity { dim: d, s: 1.0 }),
+                (1, StructMat::Rotation { dim: d, s: 1.0 }),
+            ],
+            DataMap::Block {
+                offset: 2,
+                scale: 1.0,
+            },
+            None,
+        )?;
+        op.check_support(support)?;
+        Ok(op)
+    }
+
+    /// RotIso on the Euclidean ball B(center, radius).
+    pub fn rot_iso_ball(center: Vec<f64>, radius: f64, support: &[Vec<f64>]) -> Result<Self> {
+        Self::rot_iso(Domain::ball(center, radius)?, support)
+    }
+
+    /// RotIso on the box [lo, hi].
+    pub fn rot_iso_box(lo: Vec<f64>, hi: Vec<f64>, support: &[Vec<f64>]) -> Result<Self> {
+        Self::rot_iso(Domain::new_box(lo, hi)?, support)
+    }
+
+    /// The RotIso data point x = (μ, κ, b).
+    pub fn rot_iso_atom(mu: f64, kappa: f64, b: &[f64]) -> Vec<f64> {
+        let mut x = vec![mu, kappa];
+        x.extend_from_slice(b);
+        x
+    }
+
+    /// A diagonal data-affine family on Z: G(z; x) = diag(h) z + x (data x ∈ ℝᵈ a shift), h ≥ 0:
+    /// the symmetric part diag(h) makes the VI gap closed form on boxes only.
+    pub fn diagonal_shift(domain: Domain, h: Vec<f64>) -> Result<Self> {
+        let d = domain.dim();
+        if h.iter().any(|&v| !(v.is_finite() && v >= 0.0)) {
+            return Err(invalid("h", "must be finite and ≥ 0 (monotone)"));
+        }
+        Self::new(
+            domain,
+            d,
+            vec![StructMat::Diagonal(h)],
+            vec![],
+            DataMap::Block {
+                offset: 0,
+                scale: 1.0,
+            },
+            None,
+        )
+    }
+
+    /// The saddle operator g = (∇_w f, −∇_θ f) of a [`QuadBilinear`] on W×Θ as a data-affine
+    /// operator: M₀ = [[αI, C], [−Cᵀ, γI]], B = [A; B] (a block selector for the data-affine
+    /// layout). The same operator as [`super::SaddleOperator`] of `f`, values equal up to
+    /// rounding; with α = γ its symmetric part is αI and the VI gap is closed form on any domain
+    /// pair, and on boxes for any α, γ.
+    pub fn quad_bilinear_saddle(f: &QuadBilinear) -> Result<Self> {
+        let (dw, dt) = (f.dim_w(), f.dim_theta());
+        let d = dw + dt;
+        let k = f.point_dim();
+        let mut m = Matrix::zeros(d, d);
+        for i in 0..dw {
+            m.set(i, i, f.alpha);
+            for j in 0..dt {
+                m.set(i, dw + j, f.coupling.get(i, j));
+                m.set(dw + j, i, -f.coupling.get(i, j));
+            }
+        }
+        for j in 0..dt {
+            m.set(dw + j, dw + j, f.gamma);
+        }
+        let mut b = Matrix::zeros(d, k);
+        for i in 0..dw {
+            b.data[i * k..(i + 1) * k].copy_from_slice(f.a_map.row(i));
+        }
+        for j in 0..dt {
+            b.data[(dw + j) * k..(dw + j + 1) * k].copy_from_slice(f.b_map.row(j));
+        }
+        let b_map = if k == d && b == Matrix::identity(d) {
+            DataMap::Block {
+                offset: 0,
+                scale: 1.0,
+            }
+        } else {
+            DataMap::Dense(b)
+        };
+        Self::new(
+            Domain::Product(vec![f.domain_w().clone(), f.domain_theta().clone()]),
+            k,
+            vec![StructMat::Dense(m)],
+            vec![],
+            b_map,
+            None,
+        )
+    }
+
+    /// F + Σ_k λ_k(· − a_k) as a data-affine operator: the fixed part gains (Σλ_k)I and the
+    /// constant −Σ_k λ_k a_k (values equal to [`super::RegularizedOp`]'s up to rounding).
+    pub fn regularized(&self, terms: &[(f64, Vec<f64>)]) -> Result<Self> {
+        let d = self.dim();
+        super::wrappers::validate_terms(terms, d)?;
+        let lam: f64 = terms.iter().map(|t| t.0).sum();
+        let mut c = self.shift.clone().unwrap_or_else(|| vec![0.0; d]);
+        for (l, a) in terms {
+            linalg::axpy(-l, a, &mut c);
+        }
+        let mut fixed = self.fixed.clone();
+        fixed.push(StructMat::ScaledIdentity { dim: d, s: lam });
+        Self::new(
+            self.domain.clone(),
+            self.point_dim,
+            fixed,
+            self.linear.clone(),
+            self.b_map.clone(),
+            Some(c),
+        )
+    }
+
+    /// The linear part M(x) = M₀ + Σ_j x_j M_j in canonical form.
+    pub fn canon_at(&self, x: &[f64]) -> Canon {
+        let mut c = Canon::zero(self.dim());
+        for m in &self.fixed {
+            c.add(1.0, m);
+        }
+        for (j, m) in &self.linear {
+            c.add(x[*j], m);
+        }
+        c
+    }
+
+    /// The offset q(x) = B x + c.
+    pub fn offset_at(&self, x: &[f64]) -> Vec<f64> {
+        let mut q = self.b_map.apply(x, self.dim());
+        if let Some(c) = &self.shift {
+            linalg::axpy(1.0, c, &mut q);
+        }
+        q
+    }
+
+    /// Check data points: length k, finite, and monotone at each (symmetric part of M(x) ⪰ 0:
+    /// exact for the structured forms, whose symmetric part is diagonal; by the smallest Jacobi
+    /// eigenvalue, to −1e-12·(1 + max|entry|), for a dense rest).
+    pub fn check_support(&self, support: &[Vec<f64>]) -> Result<()> {
+        if support.is_empty() {
+            return Err(invalid("support", "needs at least one data point"));
+        }
+        for (i, x) in support.iter().enumerate() {
+            let field = format!("support[{i}]");
+            if x.len() != self.point_dim {
+                return Err(invalid(
+                    &field,
+                    format!("has length {}, expected {}", x.len(), self.point_dim),
+                ));
+            }
+            crate::error::require_finite(&field, x)?;
+            let c = self.canon_at(x);
+            let min_eig = match c.sym_diagonal() {
+                Some(s) => s.iter().fold(f64::INFINITY, |m, &v| m.min(v)),
+                None => {
+                    let m = c.to_dense();
+                    let d = m.rows;
+                    let mut s = Matrix::zeros(d, d);
+                    let mut scale = 1.0_f64;
+                    for a in 0..d {
+                        for b in 0..d {
+                            let v = 0.5 * (m.get(a, b) + m.get(b, a));
+                            scale = scale.max(v.abs());
+                            s.set(a, b, v);
+                        }
+                    }
+                    let e = s.sym_eigenvalues()?;
+                    let mn = e.iter().fold(f64::INFINITY, |m, &v| m.min(v));
+                    if mn >= -1e-12 * scale {
+                        0.0_f64.max(mn)
+                    } else {
+                        mn
+                    }
+                }
+            };
+            if min_eig.is_nan() || min_eig < 0.0 {
+                return Err(invalid(
+                    &field,
+                    format!(
+                        "makes the operator non-monotone (smallest eigenvalue of the symmetric part {min_eig})"
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// g_i for i in r0..r0 + buf.len() (the documented order).
+    #[inline]
+    fn eval_rows(&self, z: &[f64], x: &[f64], r0: usize, buf: &mut [f64]) {
+        match self.fixed.split_first() {
+            Some((m, rest)) => {
+                m.rows_into(z, r0, buf);
+                for m in rest {
+                    m.rows_axpy(1.0, z, r0, buf);
+                }
+            }
+            None => buf.iter_mut().for_each(|v| *v = 0.0),
+        }
+        for (j, m) in &self.linear {
+            m.rows_axpy(x[*j], z, r0, buf);
+        }
+        self.b_map.rows_add(x, r0, buf);
+        if let Some(c) = &self.shift {
+            for (o, ci) in buf.iter_mut().zip(&c[r0..]) {
+                *o += ci;
+            }
+        }
+    }
+}
+
+/// The exact constants of an operator z ↦ A z + q with A = aI + bJ or A diagonal, on Z:
+/// (L, M, μ) or `Unsupported`.
+fn affine_constants(domain: &Domain, a: &Canon, q: &[f64]) -> Result<(f64, f64, f64)> {
+    if let Some((ai, bi)) = a.iso_rot() {
+        // ‖(aI + bJ)z + q‖ = s‖z − c‖, s = √(a² + b²), c = −(aI − bJ)q/s² (module structured).
+        let s = ai.hypot(bi);
+        let bound = if s == 0.0 {
+            linalg::norm2(q)
+        } else {
+            let d = q.len();
+            let mut c = vec![0.0; d];
+            for i in 0..d {
+                c[i] = -ai * q[i];
+            }
+            if bi != 0.0 {
+                // +bJq: (Jq)_{2k} = −q_{2k+1}, (Jq)_{2k+1} = q_{2k}.
+                for k in 0..d / 2 {
+                    c[2 * k] += bi * -q[2 * k + 1];
+                    c[2 * k + 1] += bi * q[2 * k];
+                }
+            }
+            let s2 = s * s;
+            c.iter_mut().for_each(|v| *v /= s2);
+            let md = max_dist_sq(domain, &c).ok_or_else(|| {
+                Error::Unsupported("sup_Z ‖G‖ in closed form on this ℓp ball".into())
+            })?;
+            s * md.sqrt()
+        };
+        return Ok((s, bound, ai));
+    }
+    if a.dense.is_none() && a.rot == 0.0 {
+        let l = a.diag.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+        let mu = a.diag.iter().fold(f64::INFINITY, |m, &v| m.min(v));
+        let (lo, hi) = box_bounds(domain).ok_or_else(|| {
+            Error::Unsupported(
+                "sup_Z ‖G‖ in closed form for a non-isotropic diagonal operator needs a box".into(),
+            )
+        })?;
+        let mut m2 = 0.0;
+        for i in 0..q.len() {
+            let e1 = a.diag[i] * lo[i] + q[i];
+            let e2 = a.diag[i] * hi[i] + q[i];
+            m2 += (e1 * e1).max(e2 * e2);
+        }
+        return Ok((l, m2.sqrt(), mu));
+    }
+    if a.dense.is_none() {
+        // diag(h) + bJ: 2×2 blocks [[h₁, −b], [b, h₂]]; σ_max² = (T + √(T² − 4Δ²))/2 with T the
+        // squared Frobenius norm and Δ the determinant; μ = min h (J is skew); on a box the
+        // convex ‖Az + q‖² is separable over the blocks, so its max is at one of each block's
+        // four vertices.
+        let (lo, hi) = box_bounds(domain).ok_or_else(|| {
+            Error::Unsupported(
+                "sup_Z ‖G‖ in closed form for diag(h) + bJ with h non-isotropic needs a box".into(),
+            )
+        })?;
+        let b = a.rot;
+        let (mut l, mut m2) = (0.0_f64, 0.0);
+        for k in 0..q.len() / 2 {
+            let (h1, h2) = (a.diag[2 * k], a.diag[2 * k + 1]);
+            let t = h1 * h1 + h2 * h2 + 2.0 * b * b;
+            let det = h1 * h2 + b * b;
+            l = l.max(((t + (t * t - 4.0 * det * det).max(0.0).sqrt()) / 2.0).sqrt());
+            let mut best = 0.0_f64;
+            for z0 in [lo[2 * k], hi[2 * k]] {
+                for z1 in [lo[2 * k + 1], hi[2 * k + 1]] {
+                    let g0 = h1 * z0 - b * z1 + q[2 * k];
+                    let g1 = b * z0 + h2 * z1 + q[2 * k + 1];
+                    best = best.max(g0 * g0 + g1 * g1);
+                }
+            }
+            m2 += best;
+        }
+        let mu = a.diag.iter().fold(f64::INFINITY, |m, &v| m.min(v));
+        return Ok((l, m2.sqrt(), mu));
+    }
+    Err(Error::Unsupported(
+        "exact constants of a data-affine operator with a dense linear part (not diag(h) + bJ)"
+            .into(),
+    ))
+}
+
+impl MonotoneOp for DataAffineOp {
+    fn dim(&self) -> usize {
+        self.domain.dim()
+    }
+    fn domain(&self) -> &Domain {
+        &self.domain
+    }
+    fn point_dim(&self) -> usize {
+        self.point_dim
+    }
+    fn eval(&self, z: &[f64], x: &[f64]) -> Vec<f64> {
+        let mut out = vec![0.0; self.dim()];
+        self.eval_into(z, x, &mut out);
+        out
+    }
+    fn eval_into(&self, z: &[f64], x: &[f64], out: &mut [f64]) {
+        let d = self.dim();
+        let mut r0 = 0;
+        while r0 < d {
+            let r1 = (r0 + CHUNK).min(d);
+            self.eval_rows(z, x, r0, &mut out[r0..r1]);
+            r0 = r1;
+        }
+    }
+    fn add_scaled(&self, z: &[f64], x: &[f64], s: f64, out: &mut [f64]) {
+        let d = self.dim();
+        let mut buf = [0.0; CHUNK];
+        let mut r0 = 0;
+        while r0 < d {
+            let r1 = (r0 + CHUNK).min(d);
+            let b = &mut buf[..r1 - r0];
+            self.eval_rows(z, x, r0, b);
+            for (o, g) in out[r0..r1].iter_mut().zip(b.iter()) {
+                *o += s * g;
+            }
+            r0 = r1;
+        }
+    }
+    /// Closed form through [`affine_vi_gap`] on Ḡ = G(·; x̄) (affine in x): isotropic symmetric
+    /// part on any domain, diagonal on boxes, else `Unsupported`.
+    fn vi_gap(&self, data: &Mixture, z: &[f64]) -> Result<f64> {
+        data.validate("data", self.point_dim)?;
+        let xbar = data.mean();
+        let a = self.canon_at(&xbar);
+        let q = self.offset_at(&xbar);
+        affine_vi_gap(&self.domain, &a, &q, z, |u| self.eval(u, &xbar))
+    }
+    /// Per atom x: with M(x) = aI + bJ, L = √(a² + b²), μ = a and M = √(a² + b²)·sup_Z‖z − c‖
+    /// (c = −M(x)⁻¹q(x); ‖q‖ when M(x) = 0), closed form on balls, boxes, simplices, ℓ1/ℓ∞ balls
+    /// and products; with M(x) diagonal, L = max|h_i|, μ = min h_i and M by coordinatewise
+    /// endpoints on boxes; with M(x) = diag(h) + bJ (e.g. a QuadBilinear saddle operator with
+    /// α ≠ γ), per 2×2 block σ_max in closed form and M over each block's four vertices, on
+    /// boxes. L, M: max over the support; μ: min; D = diam Z. `Unsupported` for a dense linear
+    /// part or another domain; an error for a non-monotone atom.
+    fn constants(&self, support: &[Vec<f64>]) -> Result<OpConstants> {
+        self.check_support(support)?;
+        let (mut l, mut m, mut mu) = (0.0_f64, 0.0_f64, f64::INFINITY);
+        for x in support {
+            let (li, mi, mui) =
+                affine_constants(&self.domain, &self.canon_at(x), &self.offset_at(x))?;
+            l = l.max(li);
+            m = m.max(mi);
+            mu = mu.min(mui);
+        }
+        Ok(OpConstants {
+            lipschitz: l,
+            bound: m,
+            diameter: self.domain.diameter(),
+            modulus: mu,
+        })
+    }
+    fn affine_form(&self) -> Option<DataAffineOp> {
+        Some(self.clone())
+    }
+}
