@@ -34,6 +34,7 @@ use crate::papers::kllw22::calibration::THM1_C_JOINT as KLLW22_C_JOINT;
 use crate::papers::kllw22::stability::thm2_step_size;
 use crate::papers::Reading;
 use crate::privacy::chi_square::VarianceRatioTest;
+use crate::privacy::replacement::Sampling;
 use crate::privacy::DpEvent;
 use crate::problem::{Dataset, QuadBilinear};
 
@@ -170,15 +171,17 @@ fn ledger_event(out: &Output) -> Result<&DpEvent> {
         })
 }
 
-/// The batch size m of the first `sampled_with_replacement` node.
-fn sampled_batch(event: &DpEvent) -> Option<u64> {
-    match event {
-        DpEvent::SampledWithReplacement { m, .. } => Some(*m),
-        DpEvent::SelfComposed { event, .. }
-        | DpEvent::PoissonSampled { event, .. }
-        | DpEvent::SampledWithoutReplacement { event, .. } => sampled_batch(event),
-        DpEvent::Composed(v) | DpEvent::ParallelComposed(v) => v.iter().find_map(sampled_batch),
-        _ => None,
+/// (T, m) of the ledger's first T × sampled_with_replacement{n, m, Gaussian} run
+/// ([`DpEvent::find_sampled_gaussian_steps`]).
+fn replacement_steps(event: &DpEvent) -> Result<(u64, u64)> {
+    match event.find_sampled_gaussian_steps() {
+        Some(s) if matches!(s.sampling, Sampling::WithReplacement { .. }) => {
+            Ok((s.steps, s.batch()))
+        }
+        _ => Err(invalid(
+            "ledger",
+            "no self_composed{sampled_with_replacement{gaussian}}",
+        )),
     }
 }
 
@@ -299,9 +302,7 @@ fn check_noisy_sgda(budget: Budget) -> Result<Evidence> {
     let run = |noise: &mut crate::rng::NoiseSource| alg.run(&f, &s, noise);
     let scale = |out: &Output| -> Result<f64> {
         let ev = ledger_event(out)?;
-        let steps = self_composed_count(ev);
-        let m =
-            sampled_batch(ev).ok_or_else(|| invalid("ledger", "no sampled_with_replacement"))?;
+        let (steps, m) = replacement_steps(ev)?;
         // App. C.2: one record moves the minibatch mean by at most 2L/m.
         let sigma = one_multiplier(ev)? * 2.0 * l / m as f64;
         reported_sigma_is_priced(out, sigma)?;
@@ -551,9 +552,7 @@ fn check_rr_noisy_sgda(budget: Budget) -> Result<Evidence> {
         let mut r = Vec::new();
         for t in 1..=rounds {
             let ev = &events[t - 1];
-            let steps = self_composed_count(ev);
-            let m = sampled_batch(ev)
-                .ok_or_else(|| invalid("ledger", "no sampled_with_replacement"))?;
+            let (steps, m) = replacement_steps(ev)?;
             // Lemma 9: σ calibrated to the data part (the regularizer is public): 2L/m.
             let sigma = one_multiplier(ev)? * 2.0 * l / m as f64;
             // Lemma 9 / Thm 21: η_t = D̂_t/(L_t√T), L_t = L + 2BΛ_t; the regularizer's operator is

@@ -38,8 +38,9 @@ use crate::papers::kllw22::calibration::THM1_C_JOINT as KLLW22_C_JOINT;
 use crate::papers::Reading;
 use crate::privacy::audit::{audit, AuditConfig, AuditReport, Side};
 use crate::privacy::calibration::Calibration;
+use crate::privacy::event::SampledGaussianSteps;
 use crate::privacy::replacement::{sum_test_epsilon, Sampling};
-use crate::privacy::{DpEvent, PrivacyLedger};
+use crate::privacy::PrivacyLedger;
 use crate::problem::{Dataset, QuadBilinear};
 use crate::rng::NoiseSource;
 
@@ -187,22 +188,6 @@ fn ledger_epsilon(out: &Output) -> Result<f64> {
     Ok(cal.epsilon_upper()?.epsilon)
 }
 
-/// (steps, n, m, z) of the first `self_composed{T, sampled_with_replacement{n, m, gaussian{z}}}`
-/// in tree order.
-fn replacement_shape(event: &DpEvent) -> Option<(u64, u64, u64, f64)> {
-    match event {
-        DpEvent::SelfComposed { count, event } => {
-            replacement_shape(event).map(|(k, n, m, z)| (k * count, n, m, z))
-        }
-        DpEvent::SampledWithReplacement { n, m, event } => match event.as_ref() {
-            DpEvent::Gaussian { noise_multiplier } => Some((1, *n, *m, *noise_multiplier)),
-            _ => None,
-        },
-        DpEvent::Composed(v) | DpEvent::ParallelComposed(v) => v.iter().find_map(replacement_shape),
-        _ => None,
-    }
-}
-
 /// The exact ε at δ of the ledger's with-replacement event on the instance of
 /// [`replacement_pair`], scored by the sum of the T releases: forward (S as numerator) the sum
 /// test's ε ([`sum_test_epsilon`], which maximizes over thresholds of the sum, the optimal tests
@@ -214,8 +199,15 @@ fn replacement_instance_epsilon(out: &Output) -> Result<(f64, f64, f64)> {
         .ledger
         .as_ref()
         .ok_or_else(|| invalid("ledger", "the run returned no ledger"))?;
-    let (steps, n, m, z) = replacement_shape(&ledger.event)
-        .ok_or_else(|| invalid("ledger", "no sampled_with_replacement Gaussian"))?;
+    let shape = ledger.event.find_sampled_gaussian_steps();
+    let (steps, n, m, z) = match shape {
+        Some(SampledGaussianSteps {
+            sampling: Sampling::WithReplacement { n, m },
+            steps,
+            noise_multiplier,
+        }) => (steps, n, m, noise_multiplier),
+        _ => return Err(invalid("ledger", "no sampled_with_replacement Gaussian")),
+    };
     let forward = sum_test_epsilon(Sampling::WithReplacement { n, m }, steps, z, DELTA)?;
     let backward = -((steps * m) as f64) * (-1.0 / n as f64).ln_1p();
     Ok((forward.max(backward), forward, backward))

@@ -16,7 +16,7 @@
 //! the derivations are in `proofs-notes/privacy.md`.
 
 use crate::error::{Error, Result};
-use crate::privacy::replacement::{self, Sampling};
+use crate::privacy::replacement;
 use crate::privacy::{DpEvent, Neighbouring, PrivacyLedger};
 
 /// A noise calibration with the event tree it generates and the (ε, δ) it claims.
@@ -93,32 +93,6 @@ fn gaussian_mu(e: &DpEvent) -> Option<f64> {
     }
 }
 
-/// (sampling, steps, z) of a tree `self_composed^k{sampled{n, m, gaussian{z}}}`.
-fn sampled_shape(e: &DpEvent) -> Option<(Sampling, u64, f64)> {
-    match e {
-        DpEvent::SelfComposed { count, event } => {
-            sampled_shape(event).map(|(s, k, z)| (s, k * count, z))
-        }
-        DpEvent::SampledWithReplacement { n, m, event } => match event.as_ref() {
-            DpEvent::Gaussian { noise_multiplier } => Some((
-                Sampling::WithReplacement { n: *n, m: *m },
-                1,
-                *noise_multiplier,
-            )),
-            _ => None,
-        },
-        DpEvent::SampledWithoutReplacement { n, m, event } => match event.as_ref() {
-            DpEvent::Gaussian { noise_multiplier } => Some((
-                Sampling::WithoutReplacement { n: *n, m: *m },
-                1,
-                *noise_multiplier,
-            )),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 impl Calibration {
     /// σ/Δ of one released query (two-block releases: of the block `sigma` is for; the ledger
     /// carries the joint multiplier).
@@ -168,9 +142,14 @@ impl Calibration {
                 method: Method::ExactGaussian,
             });
         }
-        match sampled_shape(&self.ledger.event) {
-            Some((s, steps, z)) => Ok(EpsilonValue {
-                epsilon: replacement::sum_test_epsilon(s, steps, z, self.delta)?,
+        match self.ledger.event.sampled_gaussian_steps() {
+            Some(s) => Ok(EpsilonValue {
+                epsilon: replacement::sum_test_epsilon(
+                    s.sampling,
+                    s.steps,
+                    s.noise_multiplier,
+                    self.delta,
+                )?,
                 method: Method::SumTest,
             }),
             None => Err(Error::Unsupported(

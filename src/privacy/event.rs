@@ -211,3 +211,149 @@ impl DpEvent {
         }
     }
 }
+
+/// A run of one subsampled Gaussian step: the ledger shape
+/// `self_composed{k_1, … self_composed{k_j, sampled_{with|without}_replacement{n, m,
+/// gaussian{z}}}}` (j ≥ 0) that noisy SGDA and the noisy-SGDA rounds of recursive regularization
+/// record. The one parser of that shape: the calibration's lower bound, the noise ↔ ledger and
+/// the release-audit claims all read it here.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SampledGaussianSteps {
+    /// How the batch is drawn (n and m of the sampling node).
+    pub sampling: crate::privacy::replacement::Sampling,
+    /// k_1⋯k_j, the number of steps (1 without a `self_composed` wrapper).
+    pub steps: u64,
+    /// z = σ/Δ of the Gaussian run on each batch.
+    pub noise_multiplier: f64,
+}
+
+impl SampledGaussianSteps {
+    /// m, the batch size.
+    pub fn batch(&self) -> u64 {
+        use crate::privacy::replacement::Sampling;
+        match self.sampling {
+            Sampling::WithReplacement { m, .. } | Sampling::WithoutReplacement { m, .. } => m,
+            Sampling::Full => 0,
+        }
+    }
+}
+
+impl DpEvent {
+    /// Peel the nested `self_composed` wrappers: (k_1⋯k_j, the innermost event), (1, self) when
+    /// the event is not self-composed; `None` when the product overflows u64 (refused by
+    /// [`DpEvent::validate`]).
+    pub fn peel_self_composed(&self) -> Option<(u64, &DpEvent)> {
+        match self {
+            DpEvent::SelfComposed { count, event } => {
+                let (k, inner) = event.peel_self_composed()?;
+                Some((k.checked_mul(*count)?, inner))
+            }
+            _ => Some((1, self)),
+        }
+    }
+
+    /// The whole event as [`SampledGaussianSteps`], `None` for any other shape.
+    pub fn sampled_gaussian_steps(&self) -> Option<SampledGaussianSteps> {
+        use crate::privacy::replacement::Sampling;
+        let (steps, inner) = self.peel_self_composed()?;
+        let (sampling, event) = match inner {
+            DpEvent::SampledWithReplacement { n, m, event } => {
+                (Sampling::WithReplacement { n: *n, m: *m }, event)
+            }
+            DpEvent::SampledWithoutReplacement { n, m, event } => {
+                (Sampling::WithoutReplacement { n: *n, m: *m }, event)
+            }
+            _ => return None,
+        };
+        match event.as_ref() {
+            DpEvent::Gaussian { noise_multiplier } => Some(SampledGaussianSteps {
+                sampling,
+                steps,
+                noise_multiplier: *noise_multiplier,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The first subtree of the [`SampledGaussianSteps`] shape in tree order, looking inside
+    /// `composed` and `parallel_composed` lists (e.g. noisy SGDA's ledger followed by its
+    /// post-processing, or the first round of recursive regularization).
+    pub fn find_sampled_gaussian_steps(&self) -> Option<SampledGaussianSteps> {
+        if let Some(s) = self.sampled_gaussian_steps() {
+            return Some(s);
+        }
+        match self {
+            DpEvent::Composed(v) | DpEvent::ParallelComposed(v) => {
+                v.iter().find_map(DpEvent::find_sampled_gaussian_steps)
+            }
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod shape_tests {
+    use super::*;
+    use crate::privacy::replacement::Sampling;
+
+    fn sampled(with: bool) -> DpEvent {
+        let event = Box::new(DpEvent::Gaussian {
+            noise_multiplier: 1.5,
+        });
+        if with {
+            DpEvent::SampledWithReplacement { n: 50, m: 5, event }
+        } else {
+            DpEvent::SampledWithoutReplacement { n: 50, m: 5, event }
+        }
+    }
+
+    fn times(count: u64, event: DpEvent) -> DpEvent {
+        DpEvent::SelfComposed {
+            count,
+            event: Box::new(event),
+        }
+    }
+
+    /// Nested counts multiply, the sampling and z are read off the innermost nodes, the first
+    /// match in a list is found, and other shapes (or an overflowing product) give None.
+    #[test]
+    fn sampled_gaussian_steps_shapes() {
+        let s = times(3, times(4, sampled(true)))
+            .sampled_gaussian_steps()
+            .unwrap();
+        assert_eq!(
+            (s.sampling, s.steps, s.noise_multiplier, s.batch()),
+            (Sampling::WithReplacement { n: 50, m: 5 }, 12, 1.5, 5)
+        );
+        let s = sampled(false).sampled_gaussian_steps().unwrap();
+        assert_eq!(
+            (s.sampling, s.steps),
+            (Sampling::WithoutReplacement { n: 50, m: 5 }, 1)
+        );
+        let list = DpEvent::Composed(vec![
+            DpEvent::PostProcessing,
+            DpEvent::ParallelComposed(vec![times(7, sampled(true)), times(9, sampled(true))]),
+        ]);
+        assert_eq!(list.sampled_gaussian_steps(), None);
+        assert_eq!(list.find_sampled_gaussian_steps().unwrap().steps, 7);
+        let laplace = times(
+            2,
+            DpEvent::SampledWithReplacement {
+                n: 5,
+                m: 1,
+                event: Box::new(DpEvent::Laplace {
+                    noise_multiplier: 1.0,
+                }),
+            },
+        );
+        assert_eq!(laplace.find_sampled_gaussian_steps(), None);
+        assert_eq!(
+            times(u64::MAX, times(2, sampled(true))).sampled_gaussian_steps(),
+            None
+        );
+        assert_eq!(
+            times(5, DpEvent::NoOp).peel_self_composed(),
+            Some((5, &DpEvent::NoOp))
+        );
+    }
+}
