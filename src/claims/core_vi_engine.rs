@@ -512,7 +512,7 @@ fn check_eg_exact_trace(_: Budget) -> Result<Evidence> {
         let dev = deviation(&out.z, want);
         main.observe_exact(dev <= REPLAY_TOL, None, format!("noisy replay, {avg:?}"));
         notes.push(format!(
-            "noisy with-replacement run ({avg:?}, T = 3, m = 3, σ = 1/4): deviation {dev:.2e} ≤ {REPLAY_TOL:e}"
+            "noisy with-replacement run ({avg:?}, T = 3, m = 3, σ = 1/4): deviation {dev:.2e} (tolerance {REPLAY_TOL:e})"
         ));
         let w = rational_eg(&q, &pts, &start, &gq, &draws, Variant::Wrong);
         let wz = if avg == Averaging::Extrapolated {
@@ -621,7 +621,7 @@ fn check_oe_exact_trace(_: Budget) -> Result<Evidence> {
     let dev = deviation(&out.z, &r[4]);
     main.observe_exact(dev <= REPLAY_TOL, None, "noisy replay");
     notes.push(format!(
-        "noisy with-replacement OE (γ = 1/3, κ = 4/3, T = 4, m = 2, σ = 1/4): deviation {dev:.2e} ≤ {REPLAY_TOL:e}"
+        "noisy with-replacement OE (γ = 1/3, κ = 4/3, T = 4, m = 2, σ = 1/4): deviation {dev:.2e} (tolerance {REPLAY_TOL:e})"
     ));
     let w = rational_oe(&q, &pts, &start, &gq, &kq, &draws, Variant::Wrong);
     ctrl.observe(deviation(&out.z, &w[4]), REPLAY_TOL, "noisy, weight κ");
