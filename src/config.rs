@@ -17,7 +17,7 @@ use crate::algorithms::noisy_sgda::NoisySgda;
 use crate::algorithms::recursive_regularization::{
     AempSpec, DistanceRule, NPrimeRule, RecursiveRegularization, Schedule,
 };
-use crate::algorithms::sgda::{Batch, Sgda};
+use crate::algorithms::sgda::{BatchRule, Sgda};
 use crate::algorithms::{Algorithm, OutputPerturbation, RegularizedSaddlePoint};
 use crate::error::{invalid, Error, Result};
 use crate::gap::gap_function;
@@ -698,7 +698,7 @@ fn explicit_sgda(
         steps,
         start_w,
         start_theta,
-        Batch::WithReplacement(m),
+        BatchRule::WithReplacement { m },
         sigma,
     )
     .map_err(|e| crate::problem::spec::rename(e, "params"))?;

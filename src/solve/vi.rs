@@ -278,7 +278,10 @@ pub struct ViCertified {
     pub modulus: f64,
     /// L of Φ (anchored terms included) the certificate used.
     pub lipschitz: f64,
-    /// Iterations made.
+    /// Iterations made: for the solver, full extragradient iterations before the stopping check
+    /// (the evaluations are n·(2·iterations + 1), n the mixture size); for Picard, applications
+    /// of T. The returned point is the best-certified among the checked ones, not necessarily
+    /// the last.
     pub iterations: usize,
     /// Operator evaluations G(·; x_j) made (through [`OpOracle`]).
     pub evals: u64,
@@ -428,7 +431,7 @@ pub fn vi_solution_counted(
             if bc.bound <= opts.dist_tol * scale
                 || (stale >= 20 && bc.bound <= opts.stall_tol * scale)
             {
-                let (z, c, it) = best.expect("set");
+                let (z, c, _) = best.expect("set");
                 return Ok(ViCertified {
                     z,
                     dist_bound: c.bound,
@@ -437,8 +440,8 @@ pub fn vi_solution_counted(
                     step: eta,
                     modulus: mu,
                     lipschitz: l,
-                    iterations: it,
                     evals: oracle.evals() - evals0,
+                    iterations: k,
                     method: "extragradient".into(),
                 });
             }
@@ -1006,7 +1009,8 @@ mod tests {
         let dist = linalg::dist2(&c.z, &zr);
         assert!(dist <= c.dist_bound, "{dist:e} > {:e}", c.dist_bound);
         assert!(c.dist_bound < 1e-9, "{c:?}");
-        assert_eq!(c.evals, 2 * (c.evals / 2));
+        // One mean-operator evaluation (2 points) per half step, and the stopping check's.
+        assert_eq!(c.evals, 2 * (2 * c.iterations as u64 + 1));
     }
 
     #[test]
