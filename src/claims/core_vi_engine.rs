@@ -70,7 +70,8 @@ pub fn claims() -> Vec<Claim> {
             statement: "Runs of extragradient and operator extrapolation on S and on S′ (one point \
                         replaced) with one seed draw identical batches and noise (equal tapes), and \
                         the run on S′ is its exact rational replay of S's tape; replaying a recorded \
-                        tape reproduces the run bit for bit (with-replacement and disjoint batches).",
+                        tape reproduces the run bit for bit (with-replacement, without-replacement \
+                        and disjoint batches).",
             kind: Kind::Exact,
             code: "algorithms::vi::NoisyBatchOracle, rng::NoiseSource::replay",
             check: check_coupled_replay,
@@ -290,14 +291,25 @@ pub fn draws_from_tape(
                 let b = n / phases;
                 ((e - 1) * b..e * b).collect()
             }
-            BatchRule::WithReplacement { .. } | BatchRule::WithoutReplacement { .. } => {
-                match next(format!("{head}batch/eval={e}"))? {
-                    DrawValues::Index { n: nn, values } if *nn as usize == n => {
-                        values.iter().map(|&v| v as usize).collect()
-                    }
-                    other => return Err(Error::Replay(format!("batch draw {e}: {other:?}"))),
+            BatchRule::WithReplacement { .. } => match next(format!("{head}batch/eval={e}"))? {
+                DrawValues::Index { n: nn, values } if *nn as usize == n => {
+                    values.iter().map(|&v| v as usize).collect()
                 }
-            }
+                other => return Err(Error::Replay(format!("batch draw {e}: {other:?}"))),
+            },
+            BatchRule::WithoutReplacement { .. } => match next(format!("{head}batch/eval={e}"))? {
+                DrawValues::Distinct { n: nn, values } if *nn as usize == n => {
+                    let idx: Vec<usize> = values.iter().map(|&v| v as usize).collect();
+                    let mut sorted = idx.clone();
+                    sorted.sort_unstable();
+                    sorted.dedup();
+                    if sorted.len() != idx.len() {
+                        return Err(Error::Replay(format!("batch draw {e}: repeated index")));
+                    }
+                    idx
+                }
+                other => return Err(Error::Replay(format!("batch draw {e}: {other:?}"))),
+            },
         };
         let noise = if sigma > 0.0 {
             match next(format!("{head}noise/eval={e}"))? {
@@ -637,7 +649,7 @@ fn check_oe_exact_trace(_: Budget) -> Result<Evidence> {
 fn tally(tape: &Tape, n: usize, distinct: bool) -> Vec<u64> {
     let mut c = vec![0u64; n];
     for d in &tape.draws {
-        if let DrawValues::Index { values, .. } = &d.values {
+        if let DrawValues::Index { values, .. } | DrawValues::Distinct { values, .. } = &d.values {
             if !d.label.contains("batch/") {
                 continue;
             }
@@ -747,6 +759,7 @@ fn check_coupled_replay(_: Budget) -> Result<Evidence> {
     let gammas = [0.3, 0.2, 0.25, 0.1];
     for batch in [
         BatchRule::WithReplacement { m: 2 },
+        BatchRule::WithoutReplacement { m: 3 },
         BatchRule::Disjoint { size: 1 },
     ] {
         let eg = Extragradient::new(
