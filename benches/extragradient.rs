@@ -4,7 +4,8 @@
 //! `DataAffineOp::rot_iso_ball`), two Gaussian noise vectors N(0, σ²I_100), two projections onto
 //! the ball. A run of T = 200 iterations on n = 1000 points (with-replacement batches of 100,
 //! σ = 0.1, γ = 0.01) is timed and divided by T (Criterion's throughput: iterations per second).
-//! The comparison row runs the dense `AffineOp` (Mz + x, an O(d²) matvec per sample and an
+//! A second row runs σ = 0 (no Gaussian draws), to show the noise's share. The comparison row runs
+//! the dense `AffineOp` (Mz + x, an O(d²) matvec per sample and an
 //! allocating default `add_scaled`), which is far slower. Time is this thread's CPU time (Linux
 //! `/proc/thread-self/schedstat`), as in `benches/noisy_sgda.rs`, so the load of a shared machine
 //! does not count; elsewhere wall time.
@@ -78,6 +79,12 @@ fn bench(c: &mut Criterion) {
     let s = Dataset::new(rot).expect("valid");
     let a = alg();
     g.bench_function("rot_iso_d100_b100_T200", |b| time_runs(b, &op, &s, &a));
+    // The same without noise (σ = 0): the share of the 2 × 100 Gaussian draws per iteration.
+    let mut quiet = a.clone();
+    quiet.sigma = 0.0;
+    g.bench_function("rot_iso_d100_b100_T200_sigma0", |b| {
+        time_runs(b, &op, &s, &quiet)
+    });
     let mut m = Matrix::zeros(D, D);
     for i in 0..D / 2 {
         m.set(2 * i, 2 * i + 1, -1.0);

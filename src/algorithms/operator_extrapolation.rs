@@ -10,8 +10,8 @@
 //! ```
 //!
 //! BG23 Algorithm 3 line 3 is the argmin of (1/(2(L+λ)))⟨F_k(z_t) + (1/κ)[F_k(z_t) −
-//! F_k(z_{t−1})], w⟩ + ½‖w − z_t‖², i.e. this step with γ = 1/(2(L + λ_k)) and κ = λ_k/(L + λ_k)
-//! + 1 for the λ_k-regularized operator F_k (the regularization belongs to the operator passed
+//! F_k(z_{t−1})], w⟩ + ½‖w − z_t‖², i.e. this step with γ = 1/(2(L + λ_k)) and
+//! κ = λ_k/(L + λ_k) + 1 for the λ_k-regularized operator F_k (the regularization belongs to the operator passed
 //! in). κ = 1 is OGDA: z_{t+1} = Π_Z(z_t − γ[2g_t − g_{t−1}]). The parameters keep the paper's
 //! names: `gamma` the step, `kappa` with extrapolation weight 1/κ.
 //!

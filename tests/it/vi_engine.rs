@@ -12,7 +12,7 @@ use dpsaddle::geometry::Domain;
 use dpsaddle::linalg::Matrix;
 use dpsaddle::privacy::DpEvent;
 use dpsaddle::problem::monotone::{stampacchia_gap, SaddleOperator};
-use dpsaddle::problem::{AffineOp, Dataset, Mixture};
+use dpsaddle::problem::{AffineOp, Dataset, Mixture, MonotoneOp};
 use dpsaddle::rng::{DrawValues, NoiseSource};
 use dpsaddle::sampling::BatchRule;
 
@@ -33,6 +33,27 @@ fn eg(steps: usize, batch: BatchRule, sigma: f64, avg: Averaging) -> Extragradie
         avg,
     )
     .unwrap()
+}
+
+/// An operator family with no closed-form constants (the trait's default `Unsupported`).
+struct NoConstants(AffineOp);
+
+impl MonotoneOp for NoConstants {
+    fn dim(&self) -> usize {
+        self.0.dim()
+    }
+    fn domain(&self) -> &Domain {
+        self.0.domain()
+    }
+    fn point_dim(&self) -> usize {
+        self.0.point_dim()
+    }
+    fn eval(&self, z: &[f64], x: &[f64]) -> Vec<f64> {
+        self.0.eval(z, x)
+    }
+    fn vi_gap(&self, data: &Mixture, z: &[f64]) -> dpsaddle::Result<f64> {
+        self.0.vi_gap(data, z)
+    }
 }
 
 #[test]
@@ -107,9 +128,16 @@ fn parameters_are_validated_naming_the_field() {
     // σ > 0 on a family without closed-form constants needs M.
     let a = eg(1, BatchRule::Full, 0.5, Averaging::Base);
     assert_eq!(
-        field(a.run(&op, &s, &mut NoiseSource::sample(0))),
+        field(a.run(&NoConstants(op.clone()), &s, &mut NoiseSource::sample(0))),
         "operator_bound"
     );
+    // With them, M is the family's bound over the data.
+    let out = a.run(&op, &s, &mut NoiseSource::sample(0)).unwrap();
+    let ViDiagnostics::Extragradient(d) = &out.info else {
+        panic!("extragradient diagnostics")
+    };
+    let m = op.constants(&hand_points()).unwrap().bound;
+    assert_eq!(d.operator_bound, Some(m));
     assert_eq!(
         field(OperatorExtrapolation::new(
             0.1,
@@ -370,16 +398,17 @@ fn example_vi_configs_run() {
     let cfg = dpsaddle::config::parse_vi(&std::fs::read_to_string(path).unwrap(), path).unwrap();
     let v = dpsaddle::config::run_vi_with("extragradient", &cfg, None, false).unwrap();
     assert_eq!(v["ledger"]["event"]["self_composed"]["count"], 800);
-    // An affine operator has no closed-form bound M here: a noisy run without it names the field.
+    assert_eq!(v["info"]["operator_bound"], 2.1143);
+    // Without `operator_bound`, M is the affine family's closed-form bound over the data.
     let mut cfg2 = cfg.clone();
     cfg2.params
         .as_object_mut()
         .unwrap()
         .remove("operator_bound");
-    match dpsaddle::config::run_vi_with("extragradient", &cfg2, None, false) {
-        Err(Error::Invalid { field, .. }) => assert_eq!(field, "params.operator_bound"),
-        other => panic!("{other:?}"),
-    }
+    let v2 = dpsaddle::config::run_vi_with("extragradient", &cfg2, None, false).unwrap();
+    let m = v2["info"]["operator_bound"].as_f64().unwrap();
+    assert!(m > 0.0 && m != 2.1143, "{m}");
+    assert_eq!(v2["z"], v["z"], "M enters the ledger only");
     // A certificate-stopped OE config certifies.
     let path = "fixtures/configs/vi_operator_extrapolation.json";
     let cfg = dpsaddle::config::parse_vi(&std::fs::read_to_string(path).unwrap(), path).unwrap();
