@@ -24,3 +24,4 @@ mod privacy_rdp;
 mod rng_vectors;
 mod robust;
 mod vi_ops;
+mod vi_solve;
