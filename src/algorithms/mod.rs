@@ -12,9 +12,11 @@
 
 pub mod discrete_output_perturbation;
 pub mod dp_gda;
+pub mod extragradient;
 pub mod ldp_sgda;
 pub mod mode_of_halves;
 pub mod noisy_sgda;
+pub mod operator_extrapolation;
 pub mod output_perturbation;
 pub mod recursive_regularization;
 pub mod regularized_erm;
@@ -22,6 +24,7 @@ pub mod regularized_saddle;
 pub mod release_audit;
 pub mod release_noise;
 pub mod sgda;
+pub mod vi;
 
 pub use output_perturbation::OutputPerturbation;
 pub use recursive_regularization::{AempSpec, RecursiveRegularization, Schedule};
@@ -78,6 +81,8 @@ pub enum Diagnostics {
     DpGda(dp_gda::DpGdaDiagnostics),
     /// [`mode_of_halves::ModeOfHalves`].
     ModeOfHalves(mode_of_halves::ModeOfHalvesDiagnostics),
+    /// A [`vi::ViAlgorithm`] run on a saddle problem ([`vi::SaddleAdapter`]).
+    Vi(vi::ViDiagnostics),
 }
 
 impl Diagnostics {
@@ -197,7 +202,7 @@ mod tests {
     use crate::algorithms::noisy_sgda::NoisySgda;
     use crate::algorithms::recursive_regularization::{AempSpec, DistanceRule, Schedule};
     use crate::algorithms::regularized_erm::RegularizedErm;
-    use crate::algorithms::sgda::{Batch, Sgda};
+    use crate::algorithms::sgda::{BatchRule, Sgda};
     use crate::error::Error;
     use crate::papers::Reading;
 
@@ -230,17 +235,27 @@ mod tests {
             field(OutputPerturbation::new(base, 1.0, 0.1, f64::NAN)),
             "lipschitz"
         );
-        assert_eq!(field(Sgda::new(0.0, 1, z(), z(), Batch::Full, 0.0)), "eta");
         assert_eq!(
-            field(Sgda::new(0.1, 0, z(), z(), Batch::Full, 0.0)),
+            field(Sgda::new(0.0, 1, z(), z(), BatchRule::Full, 0.0)),
+            "eta"
+        );
+        assert_eq!(
+            field(Sgda::new(0.1, 0, z(), z(), BatchRule::Full, 0.0)),
             "steps"
         );
         assert_eq!(
-            field(Sgda::new(0.1, 1, z(), z(), Batch::WithReplacement(0), 0.0)),
+            field(Sgda::new(
+                0.1,
+                1,
+                z(),
+                z(),
+                BatchRule::WithReplacement { m: 0 },
+                0.0
+            )),
             "batch"
         );
         assert_eq!(
-            field(Sgda::new(0.1, 1, z(), z(), Batch::Full, -1.0)),
+            field(Sgda::new(0.1, 1, z(), z(), BatchRule::Full, -1.0)),
             "sigma"
         );
         let noisy =

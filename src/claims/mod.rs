@@ -8,6 +8,8 @@
 
 pub mod bgm23;
 pub mod core;
+pub mod core_vi_batch;
+pub mod core_vi_engine;
 pub mod core_vi_solve;
 pub mod kllw22;
 pub mod noise_ledger;
@@ -345,6 +347,8 @@ pub fn registry() -> Vec<Claim> {
     v.extend(privacy::claims());
     v.extend(noise_ledger::claims());
     v.extend(release_audit::claims());
+    v.extend(core_vi_batch::claims());
+    v.extend(core_vi_engine::claims());
     v
 }
 

@@ -23,5 +23,6 @@ mod privacy_pld;
 mod privacy_rdp;
 mod rng_vectors;
 mod robust;
+mod vi_engine;
 mod vi_ops;
 mod vi_solve;

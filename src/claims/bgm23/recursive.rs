@@ -1448,7 +1448,7 @@ fn compare_run(
             &last
         };
         book.observe_exact(
-            close(term.c, &final_coeffs[k]),
+            close(term.c_w, &final_coeffs[k]) && close(term.c_theta, &final_coeffs[k]),
             None,
             format!("{lab}: term {k} coefficient 2^{}λ", k + 1),
         );
