@@ -3,7 +3,8 @@
 //! L = √5) over n = 10 data points with N(0, 3²) coordinates (seeded), on the unit ball (the
 //! solution on the boundary) and on the box [−1, 1]^20, solved by `solve::vi::vi_solution` to its
 //! default certificate (distance bound ≤ 1e-14·(1 + ‖z‖), or the rounding floor with a bound
-//! ≤ 1e-10·(1 + ‖z‖)). Construction outside the timed region. The time is the benchmark thread's
+//! ≤ 1e-10·(1 + ‖z‖)). A third case, M = 10J + I on the ball (L/μ ≈ 10), shows how the time
+//! grows with L/μ. Construction outside the timed region. The time is the benchmark thread's
 //! CPU time (Linux: `/proc/thread-self/schedstat`), so that the load of the shared machine does
 //! not count; elsewhere it is wall time. Results: `benches/README.md`.
 
@@ -23,38 +24,45 @@ fn thread_cpu() -> Option<Duration> {
     Some(Duration::from_nanos(ns))
 }
 
-fn bench(c: &mut Criterion) {
-    let d = 20;
+/// κJ + I on ℝᵈ (J the block rotation generator): μ = 1, L = √(κ² + 1).
+fn rotation(d: usize, kappa: f64) -> Matrix {
     let mut m = Matrix::zeros(d, d);
     for i in 0..d {
         m.set(i, i, 1.0);
     }
     for b in 0..d / 2 {
-        m.set(2 * b, 2 * b + 1, -2.0);
-        m.set(2 * b + 1, 2 * b, 2.0);
+        m.set(2 * b, 2 * b + 1, -kappa);
+        m.set(2 * b + 1, 2 * b, kappa);
     }
+    m
+}
+
+fn bench(c: &mut Criterion) {
+    let d = 20;
     let mut s = Stream::new(20, "benches/vi_solve/data");
     let points: Vec<Vec<f64>> = (0..10)
         .map(|_| (0..d).map(|_| 3.0 * s.normal()).collect())
         .collect();
     let data = Mixture::empirical_owned(dpsaddle::problem::Rows::new(points).expect("equal rows"));
-    let opts = ViSolveOptions {
-        modulus: Some(1.0),
-        lipschitz: Some(5f64.sqrt()),
-        ..ViSolveOptions::default()
-    };
     let mut g = c.benchmark_group("vi_solve");
     g.sample_size(20)
         .measurement_time(Duration::from_secs(5))
         .warm_up_time(Duration::from_secs(1));
-    for (name, dom) in [
-        ("d20_ball", Domain::ball(vec![0.0; d], 1.0).unwrap()),
-        (
-            "d20_box",
-            Domain::new_box(vec![-1.0; d], vec![1.0; d]).unwrap(),
-        ),
+    let ball = Domain::ball(vec![0.0; d], 1.0).unwrap();
+    let cube = Domain::new_box(vec![-1.0; d], vec![1.0; d]).unwrap();
+    // The instance (κ = 2) on the ball and the box, and a worse-conditioned rotation
+    // (κ = 10, L/μ ≈ 10) on the ball to show how the time scales with L/μ.
+    for (name, kappa, dom) in [
+        ("d20_ball", 2.0, ball.clone()),
+        ("d20_box", 2.0, cube),
+        ("d20_ball_kappa10", 10.0, ball),
     ] {
-        let op = AffineOp::new(m.clone(), dom).unwrap();
+        let opts = ViSolveOptions {
+            modulus: Some(1.0),
+            lipschitz: Some((kappa * kappa + 1.0f64).sqrt()),
+            ..ViSolveOptions::default()
+        };
+        let op = AffineOp::new(rotation(d, kappa), dom).unwrap();
         let p = ViProblem::new(&op, &data, &[]).unwrap();
         let c0 = vi_solution(&p, &opts).unwrap();
         println!(

@@ -25,3 +25,4 @@ mod rng_vectors;
 mod robust;
 mod vi_engine;
 mod vi_ops;
+mod vi_solve;
