@@ -40,8 +40,8 @@ fn instance() -> (QuadBilinear, Dataset) {
 
 fn bench(c: &mut Criterion) {
     let (f, s) = instance();
-    let l = f.constants(&s.points).lipschitz;
-    let b = f.constants(&s.points).diameter;
+    let l = f.constants(&s.points.to_vecs()).lipschitz;
+    let b = f.constants(&s.points.to_vecs()).diameter;
     let noisy = NoisySgda {
         c0: 4.0,
         epsilon: 1.0,

@@ -17,7 +17,7 @@ use crate::algorithms::noisy_sgda::NoisySgda;
 use crate::algorithms::recursive_regularization::{
     AempSpec, DistanceRule, NPrimeRule, RecursiveRegularization, Schedule,
 };
-use crate::algorithms::sgda::{Batch, Sgda};
+use crate::algorithms::sgda::{BatchRule, Sgda};
 use crate::algorithms::{Algorithm, OutputPerturbation, RegularizedSaddlePoint};
 use crate::error::{invalid, Error, Result};
 use crate::gap::gap_function;
@@ -339,13 +339,19 @@ pub fn run_with(
     seed_override: Option<u64>,
     tape: bool,
 ) -> Result<Value> {
+    run_prepared(algorithm, prepare(algorithm, cfg, seed_override)?, tape)
+}
+
+/// The run of [`run_with`] on a prepared configuration (consumed: the dataset moves into the
+/// empirical objective of the gap without a copy).
+pub fn run_prepared(algorithm: &str, prepared: Prepared, tape: bool) -> Result<Value> {
     let Prepared {
         f,
         s,
         dist,
         alg,
         seed,
-    } = prepare(algorithm, cfg, seed_override)?;
+    } = prepared;
     let mut noise = if tape {
         NoiseSource::recording(seed)
     } else {
@@ -384,6 +390,16 @@ pub fn run_with(
 /// Build the loss, draw the dataset and validate the algorithm's parameters of a configuration.
 pub fn prepare(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> Result<Prepared> {
     check_sizes(cfg)?;
+    prepare_unlimited(algorithm, cfg, seed_override)
+}
+
+/// [`prepare`] without the command line's size limits ([`check_sizes`]): for the memory
+/// benchmark of issue 12 (`benches/rr_memory.rs`, n = 4·10⁶ points).
+pub fn prepare_unlimited(
+    algorithm: &str,
+    cfg: &RunConfig,
+    seed_override: Option<u64>,
+) -> Result<Prepared> {
     let f = cfg.problem.build()?;
     let seed = seed_override.or(cfg.seed).unwrap_or(0);
     let (s, dist) = match &cfg.data {
@@ -403,14 +419,12 @@ pub fn prepare(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> 
                 return Err(invalid("data.n", "must be ≥ 1"));
             }
             let mut st = Stream::new(seed, "data/sample");
-            let points = (0..*n)
-                .map(|_| {
-                    (0..uniform.dim)
-                        .map(|_| lo + (hi - lo) * st.uniform())
-                        .collect()
-                })
+            // Row-major: coordinate j of point i is the (i·dim + j)-th uniform.
+            let values = (0..n.saturating_mul(uniform.dim))
+                .map(|_| lo + (hi - lo) * st.uniform())
                 .collect();
-            (Dataset::new(points)?, None)
+            let points = crate::problem::Rows::from_flat(values, uniform.dim)?;
+            (Dataset::from_rows(points)?, None)
         }
         DataSpec::Distribution { distribution, n } => {
             let d = FiniteDist::new(distribution.atoms.clone(), distribution.probs.clone())
@@ -421,16 +435,15 @@ pub fn prepare(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> 
             // The uniforms of "data/sample" in order, mapped by inverse CDF in blocks (the
             // values of `d.sample_indices` on all n uniforms at once, without holding them).
             let mut st = Stream::new(seed, "data/sample");
-            let mut points = Vec::with_capacity(*n);
+            // The rows go straight into the dataset's one row-major array.
+            let mut points = crate::problem::Rows::with_capacity(*n, d.atoms[0].len());
             let mut left = *n;
             while left > 0 {
                 let u = st.uniforms(left.min(1 << 12));
                 left -= u.len();
-                points.extend(
-                    d.sample_indices(&u)?
-                        .into_iter()
-                        .map(|j| d.atoms[j].clone()),
-                );
+                for j in d.sample_indices(&u)? {
+                    points.push(&d.atoms[j])?;
+                }
             }
             (Dataset { points }, Some(d))
         }
@@ -445,7 +458,15 @@ pub fn prepare(algorithm: &str, cfg: &RunConfig, seed_override: Option<u64>) -> 
             ),
         ));
     }
-    let support: &[Vec<f64>] = dist.as_ref().map_or(&s.points, |d| &d.atoms);
+    // The distribution's atoms, or (explicit and uniform data) the points themselves.
+    let points_support;
+    let support: &[Vec<f64>] = match &dist {
+        Some(d) => &d.atoms,
+        None => {
+            points_support = s.points.to_vecs();
+            &points_support
+        }
+    };
     let anchors = |aw: &Option<Vec<f64>>, at: &Option<Vec<f64>>| {
         (
             aw.clone().unwrap_or_else(|| f.domain_w().center()),
@@ -671,7 +692,7 @@ fn explicit_sgda(
         steps,
         start_w,
         start_theta,
-        Batch::WithReplacement(m),
+        BatchRule::WithReplacement { m },
         sigma,
     )
     .map_err(|e| crate::problem::spec::rename(e, "params"))?;

@@ -4,7 +4,7 @@
 
 use crate::linalg;
 use crate::problem::saddle::{DenseKernel, OperatorKernel};
-use crate::problem::{Objective, SaddleFn};
+use crate::problem::{Objective, Rows, SaddleFn};
 use std::cell::Cell;
 
 /// A counting wrapper around a [`SaddleFn`]. Not shared between threads: each run (or trial)
@@ -75,7 +75,7 @@ impl<'a> Oracle<'a> {
     /// and then divided by n; counts one gradient evaluation per point.
     pub fn per_point_operator(
         &self,
-        points: &[Vec<f64>],
+        points: &Rows,
         w: &[f64],
         theta: &[f64],
     ) -> (Vec<f64>, Vec<f64>) {
@@ -92,6 +92,33 @@ impl<'a> Oracle<'a> {
         (gw, gt)
     }
 
+    /// [`Oracle::per_point_operator`] written into (g_w, g_θ) through the per-sample kernel, with
+    /// no allocation (for a family with an allocation-free kernel): Σ_i 1·g(w, θ; x_i) summed in
+    /// index order from 0.0, then divided by n. Bit-identical to [`Oracle::per_point_operator`]:
+    /// `acc + 1·a` is `acc + a` and `acc + 1·(−b)` is `acc − b` exactly, and the kernel's a, b are
+    /// [`SaddleFn::grad`]'s values (as `grad_each`'s are). Counts one gradient evaluation per point.
+    #[allow(clippy::too_many_arguments)]
+    pub fn per_point_operator_into(
+        &self,
+        kernel: &mut dyn OperatorKernel,
+        points: &Rows,
+        w: &[f64],
+        theta: &[f64],
+        gw: &mut [f64],
+        gt: &mut [f64],
+    ) {
+        gw.iter_mut().for_each(|v| *v = 0.0);
+        gt.iter_mut().for_each(|v| *v = 0.0);
+        kernel.prepare(w, theta);
+        for x in points {
+            kernel.add_operator(w, theta, x, 1.0, gw, gt);
+        }
+        self.grads.set(self.grads.get() + points.len() as u64);
+        let n = points.len().max(1) as f64;
+        gw.iter_mut().for_each(|v| *v /= n);
+        gt.iter_mut().for_each(|v| *v /= n);
+    }
+
     /// The loss's per-sample [`OperatorKernel`] (its allocation-free one where the family has
     /// one, else the dense path), for [`Oracle::minibatch_operator`] and
     /// [`Oracle::weighted_operator`], which count the evaluations.
@@ -104,7 +131,8 @@ impl<'a> Oracle<'a> {
     /// The minibatch saddle operator Σ_{i ∈ idx} s·g(w, θ; x_i), summed in the order of `idx`
     /// from 0.0, written into (g_w, g_θ) with no allocation; counts one gradient evaluation per
     /// index. The points are rows of length `k` of the contiguous array `flat` (x_i =
-    /// `flat[i·k .. (i+1)·k]`, see [`flatten`]: one memory access chain per sample). Values as
+    /// `flat[i·k .. (i+1)·k]`, a dataset's or mixture's [`Rows::as_flat`], borrowed: one memory
+    /// access chain per sample, no copy). Values as
     /// `axpy(s, a_i, g)` over the operators (a_i, b_i) of [`Oracle::operator`].
     #[allow(clippy::too_many_arguments)]
     pub fn minibatch_operator(
@@ -154,7 +182,7 @@ impl<'a> Oracle<'a> {
     pub fn weighted_operator(
         &self,
         kernel: &mut dyn OperatorKernel,
-        points: &[Vec<f64>],
+        points: &Rows,
         weights: &[f64],
         w: &[f64],
         theta: &[f64],
@@ -248,8 +276,71 @@ impl<'a> OpOracle<'a> {
     }
 }
 
-/// The points as one contiguous row-major array (rows of equal length), for
-/// [`Oracle::minibatch_operator`].
-pub fn flatten(points: &[Vec<f64>]) -> Vec<f64> {
-    points.concat()
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Domain;
+    use crate::linalg::Matrix;
+    use crate::problem::{AbsSeparable, QuadBilinear};
+    use crate::rng::Stream;
+
+    fn bits(v: &[f64]) -> Vec<u64> {
+        v.iter().map(|x| x.to_bits()).collect()
+    }
+
+    /// The per-point operator through the kernel equals the `grad_each` path bit for bit, for a
+    /// family with an allocation-free kernel (block and dense maps) and one on the dense kernel;
+    /// both count n evaluations.
+    #[test]
+    fn per_point_operator_into_matches_grad_each_bitwise() {
+        let mut st = Stream::new(5, "test/oracle/per_point");
+        let ball = |d: usize| Domain::Ball {
+            center: vec![0.0; d],
+            radius: 1.0,
+        };
+        let (dw, dt) = (3, 2);
+        let mut c = Matrix::zeros(dw, dt);
+        for i in 0..dw {
+            for j in 0..dt {
+                c.set(i, j, st.uniform() - 0.5);
+            }
+        }
+        let block = QuadBilinear::data_affine(ball(dw), ball(dt), c.clone(), 0.3, 0.2).unwrap();
+        let mut a = Matrix::zeros(dw, dw + dt);
+        let mut b = Matrix::zeros(dt, dw + dt);
+        for i in 0..dw {
+            a.set(i, (i + 1) % (dw + dt), 1.0 - 0.25 * i as f64);
+        }
+        b.set(0, 0, 1.0);
+        b.set(1, 4, -0.5);
+        let dense = QuadBilinear::new(ball(dw), ball(dt), a, b, c, 0.0, 0.7).unwrap();
+        let boxd = |d: usize| Domain::Box {
+            lo: vec![-1.0; d],
+            hi: vec![1.0; d],
+        };
+        let abs = AbsSeparable::new(boxd(2), boxd(2), vec![0.5, 1.5]).unwrap();
+        let fams: [&dyn SaddleFn; 3] = [&block, &dense, &abs];
+        for f in fams {
+            let k = f.point_dim();
+            let n = 37;
+            let values: Vec<f64> = (0..n * k)
+                .map(|j| if j % 7 == 0 { -0.0 } else { st.uniform() - 0.5 })
+                .collect();
+            let rows = Rows::from_flat(values, k).unwrap();
+            for _ in 0..5 {
+                let w: Vec<f64> = (0..f.dim_w()).map(|_| st.uniform() - 0.5).collect();
+                let th: Vec<f64> = (0..f.dim_theta()).map(|_| st.uniform() - 0.5).collect();
+                let old = Oracle::new(f);
+                let (ew, et) = old.per_point_operator(&rows, &w, &th);
+                let new = Oracle::new(f);
+                let mut kernel = new.kernel();
+                let (mut gw, mut gt) = (vec![7.0; w.len()], vec![7.0; th.len()]);
+                new.per_point_operator_into(kernel.as_mut(), &rows, &w, &th, &mut gw, &mut gt);
+                assert_eq!(bits(&gw), bits(&ew), "{}", f.name());
+                assert_eq!(bits(&gt), bits(&et), "{}", f.name());
+                assert_eq!(new.grad_evals(), old.grad_evals());
+                assert_eq!(new.grad_evals(), n as u64);
+            }
+        }
+    }
 }

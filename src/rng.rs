@@ -52,6 +52,14 @@
 //! 8. **Permutation of \[0, n)** (Fisher–Yates, from the end): start with `π = [0, 1, …, n−1]`;
 //!    for `i = n−1, n−2, …, 1` draw `j = index(i + 1)` (step 6) and swap `π[i]` and `π[j]`.
 //!    That is n − 1 `next_u64` draws (none for n = 1); the normal cache is left as it is.
+//! 9. **m distinct indices of \[0, n) in random order** (sampling without replacement;
+//!    Bentley–Floyd's ordered sample, "A sample of brilliance", CACM 1987), for 1 ≤ m ≤ n: start
+//!    with the empty sequence S; for `j = n−m, n−m+1, …, n−1` draw `t = index(j + 1)` (step 6);
+//!    if t is not in S put t at the **front** of S, else insert j **right after** t in S. The
+//!    result S has m distinct values; every ordered m-tuple of distinct indices is equally likely
+//!    (exactly so for exact uniform `index`; the index step's bias below n/2⁶⁴ is the only
+//!    deviation). That is m `next_u64` draws; the normal cache is left as it is. Memory is the
+//!    m-slot output itself (no O(n) table), time O(m²) for the membership scans and shifts.
 //!
 //! # Sampling, recording and replaying: [`NoiseSource`]
 //!
@@ -263,6 +271,13 @@ impl Stream {
         (0..count).map(|_| self.index(n)).collect()
     }
 
+    /// `out.len()` = m distinct indices of \[0, n) in uniformly random order (recipe step 9,
+    /// Bentley–Floyd's ordered sample): m [`Stream::next_u64`] draws, written into `out` with no
+    /// other memory. The caller guarantees 1 ≤ m ≤ n ([`NoiseSource::distinct_indices`] checks).
+    pub fn distinct_indices_into(&mut self, n: usize, out: &mut [usize]) {
+        ordered_sample_into(n, out, |bound| self.index(bound));
+    }
+
     /// A uniformly random permutation of \[0, n) by Fisher–Yates from the end (recipe step 8):
     /// `π = [0, …, n−1]`, then for `i = n−1` down to 1, `j = index(i + 1)` and swap `π[i]`, `π[j]`.
     /// Uses n − 1 [`Stream::next_u64`] draws (none for n ≤ 1; n = 0 gives the empty permutation).
@@ -273,6 +288,35 @@ impl Stream {
             pi.swap(i, j);
         }
         pi
+    }
+}
+
+/// Bentley–Floyd's ordered sample (recipe step 9) with the uniform choices supplied by
+/// `index(bound)` (a value in \[0, bound)): for j = n − m, …, n − 1, t = index(j + 1); t is put in
+/// front of the sequence if absent, else j is inserted right after t. With exact uniform choices
+/// every ordered m-tuple of distinct indices comes out with probability (n − m)!/n! (Bentley and
+/// Floyd's theorem; the exact enumeration test `ordered_sample_is_exactly_uniform` runs every
+/// choice sequence for all 1 ≤ m ≤ n ≤ 6 and finds each ordered tuple equally often).
+///
+/// `out.len()` = m must satisfy m ≤ n; the slots are used as the sequence itself (O(m) memory,
+/// O(m²) time). Exposed so that tests can enumerate every choice sequence exactly.
+pub fn ordered_sample_into(n: usize, out: &mut [usize], mut index: impl FnMut(usize) -> usize) {
+    let m = out.len();
+    debug_assert!(m <= n, "an ordered sample of {m} from {n} points");
+    let mut len = 0usize;
+    for j in n - m..n {
+        let t = index(j + 1);
+        match out[..len].iter().position(|&v| v == t) {
+            None => {
+                out.copy_within(0..len, 1);
+                out[0] = t;
+            }
+            Some(p) => {
+                out.copy_within(p + 1..len, p + 2);
+                out[p + 1] = j;
+            }
+        }
+        len += 1;
     }
 }
 
@@ -343,6 +387,15 @@ pub enum DrawValues {
     },
     /// A permutation of \[0, n) ([`NoiseSource::permutation`]; n is the length).
     Permutation(Vec<u64>),
+    /// Distinct indices in \[0, n), in their drawn order ([`NoiseSource::distinct_indices`],
+    /// recipe step 9: sampling without replacement). A kind of its own, not `index`, so that a
+    /// replay checks distinctness and a with-replacement tape can never stand in for it.
+    Distinct {
+        /// The range bound.
+        n: u64,
+        /// The indices (pairwise distinct, each below n).
+        values: Vec<u64>,
+    },
 }
 
 impl DrawValues {
@@ -352,6 +405,7 @@ impl DrawValues {
             DrawValues::Uniform(_) => "uniform",
             DrawValues::Index { .. } => "index",
             DrawValues::Permutation(_) => "permutation",
+            DrawValues::Distinct { .. } => "distinct",
         }
     }
 
@@ -360,6 +414,7 @@ impl DrawValues {
             DrawValues::Normal(v) | DrawValues::Uniform(v) => v.len(),
             DrawValues::Index { values, .. } => values.len(),
             DrawValues::Permutation(v) => v.len(),
+            DrawValues::Distinct { values, .. } => values.len(),
         }
     }
 }
@@ -371,6 +426,7 @@ enum Request {
     Uniform,
     Index(usize),
     Permutation,
+    Distinct(usize),
 }
 
 impl Request {
@@ -380,6 +436,7 @@ impl Request {
             Request::Uniform => "uniform",
             Request::Index(_) => "index",
             Request::Permutation => "permutation",
+            Request::Distinct(_) => "distinct",
         }
     }
 }
@@ -513,6 +570,61 @@ impl NoiseSource {
                 .collect(),
             _ => unreachable!("draw returns the requested kind"),
         }
+    }
+
+    /// `m` distinct indices of \[0, n) in uniformly random order from the stream `label`
+    /// (sampling without replacement, recipe step 9). Needs 1 ≤ m ≤ n, else [`Error::Invalid`]
+    /// naming `"m"` (or `"n"` for n = 0). The tape records kind `distinct` with n; a replay checks
+    /// label, kind, count and n, and that the stored values are pairwise distinct and below n.
+    pub fn distinct_indices(&mut self, label: &str, m: usize, n: usize) -> Result<Vec<usize>> {
+        check_distinct_args(m, n)?;
+        match self.draw(label, m, Request::Distinct(n))? {
+            DrawValues::Distinct { values, .. } => values
+                .into_iter()
+                .map(|v| {
+                    usize::try_from(v).map_err(|_| {
+                        Error::Replay(format!("index value {v} does not fit in usize"))
+                    })
+                })
+                .collect(),
+            _ => unreachable!("draw returns the requested kind"),
+        }
+    }
+
+    /// `out.len()` = m distinct indices of \[0, n) in uniformly random order from the
+    /// **one-shot** stream of `label`'s step `step` (one-shot streams as in
+    /// [`NoiseSource::indices_at`]): the values of [`NoiseSource::distinct_indices`] with the
+    /// formatted label on its first use. A non-recording source allocates nothing (the m slots
+    /// of `out` are the sampler's only memory). Needs 1 ≤ m ≤ n (errors as there).
+    pub fn distinct_indices_at(
+        &mut self,
+        label: &StepLabel,
+        step: u64,
+        n: usize,
+        out: &mut [usize],
+    ) -> Result<()> {
+        check_distinct_args(out.len(), n)?;
+        if let NoiseSource::Sample {
+            master_seed,
+            tape: None,
+            draws_made,
+            ..
+        } = self
+        {
+            let mut stream = Stream::with_stream_number(*master_seed, label.stream_number(step));
+            stream.distinct_indices_into(n, out);
+            *draws_made += 1;
+            return Ok(());
+        }
+        let v = self.one_shot(&label.label(step), out.len(), Request::Distinct(n))?;
+        let DrawValues::Distinct { values, .. } = v else {
+            unreachable!("draw returns the requested kind")
+        };
+        for (o, v) in out.iter_mut().zip(values) {
+            *o = usize::try_from(v)
+                .map_err(|_| Error::Replay(format!("index value {v} does not fit in usize")))?;
+        }
+        Ok(())
     }
 
     /// `out.len()` indices in \[0, n) from the **one-shot** stream of `label`'s step `step`
@@ -700,6 +812,20 @@ impl NoiseSource {
     }
 }
 
+/// 1 ≤ m ≤ n for a sample without replacement.
+fn check_distinct_args(m: usize, n: usize) -> Result<()> {
+    if n == 0 {
+        return Err(invalid("n", "index range must be >= 1, got 0"));
+    }
+    if m == 0 || m > n {
+        return Err(invalid(
+            "m",
+            format!("a sample without replacement needs 1 <= m <= n = {n}, got {m}"),
+        ));
+    }
+    Ok(())
+}
+
 /// The values of one draw call of kind `req` on `stream`.
 fn draw_values(stream: &mut Stream, count: usize, req: Request) -> DrawValues {
     match req {
@@ -713,6 +839,14 @@ fn draw_values(stream: &mut Stream, count: usize, req: Request) -> DrawValues {
                 .map(|i| i as u64)
                 .collect(),
         },
+        Request::Distinct(n) => {
+            let mut out = vec![0usize; count];
+            stream.distinct_indices_into(n, &mut out);
+            DrawValues::Distinct {
+                n: n as u64,
+                values: out.into_iter().map(|i| i as u64).collect(),
+            }
+        }
         Request::Permutation => DrawValues::Permutation(
             stream
                 .permutation(count)
@@ -792,7 +926,30 @@ fn check_entry(i: usize, entry: &Draw, label: &str, count: usize, req: Request) 
                 }
             }
         }
-        (DrawValues::Index { .. }, _) => unreachable!("kinds were checked equal"),
+        (DrawValues::Distinct { n: tn, values }, Request::Distinct(n)) => {
+            if *tn != n as u64 {
+                return fail(format!(
+                    "index range differs on '{label}': requested n = {n}, tape has n = {tn}"
+                ));
+            }
+            if let Some(j) = values.iter().position(|&v| v >= *tn) {
+                return fail(format!(
+                    "index value [{j}] on '{label}' is {} >= n = {tn}",
+                    values[j]
+                ));
+            }
+            let mut sorted = values.clone();
+            sorted.sort_unstable();
+            if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+                return fail(format!(
+                    "distinct indices on '{label}' repeat the value {}",
+                    w[0]
+                ));
+            }
+        }
+        (DrawValues::Index { .. } | DrawValues::Distinct { .. }, _) => {
+            unreachable!("kinds were checked equal")
+        }
     }
     Ok(())
 }
@@ -863,6 +1020,92 @@ mod tests {
         rep.indices_at(&l, 1, 11, &mut idx).unwrap();
         rep.gaussian_at(&l, 101, 0.3, &mut z[..5]).unwrap();
         assert!(rep.gaussian_at(&l, 2, 0.3, &mut z[..5]).is_err());
+    }
+
+    /// Every choice sequence of Bentley–Floyd's ordered sample, for all 1 ≤ m ≤ n ≤ 6: each
+    /// ordered m-tuple of distinct values appears equally often (exact uniformity).
+    #[test]
+    fn ordered_sample_is_exactly_uniform() {
+        for n in 1..=6usize {
+            for m in 1..=n {
+                let bounds: Vec<usize> = (n - m..n).map(|j| j + 1).collect();
+                let total: usize = bounds.iter().product();
+                let mut counts = BTreeMap::new();
+                for code in 0..total {
+                    let (mut c, mut k) = (code, 0);
+                    let mut out = vec![0usize; m];
+                    ordered_sample_into(n, &mut out, |b| {
+                        assert_eq!(b, bounds[k]);
+                        k += 1;
+                        let t = c % b;
+                        c /= b;
+                        t
+                    });
+                    *counts.entry(out).or_insert(0usize) += 1;
+                }
+                let tuples: usize = (n - m + 1..=n).product();
+                assert_eq!(counts.len(), tuples, "n={n} m={m}");
+                assert!(counts.values().all(|&c| c * tuples == total), "n={n} m={m}");
+                assert!(counts.keys().all(|t| {
+                    let mut u = t.clone();
+                    u.sort_unstable();
+                    u.dedup();
+                    u.len() == m && u.iter().all(|&v| v < n)
+                }));
+            }
+        }
+    }
+
+    #[test]
+    fn distinct_draws_record_replay_and_refuse_bad_tapes() {
+        let l = StepLabel::new("p/batch/step=");
+        let mut rec = NoiseSource::recording(3);
+        let mut plain = NoiseSource::sample(3);
+        let mut labelled = NoiseSource::sample(3);
+        let mut a = [0usize; 4];
+        let mut b = [0usize; 4];
+        for t in 1..=3u64 {
+            rec.distinct_indices_at(&l, t, 9, &mut a).unwrap();
+            plain.distinct_indices_at(&l, t, 9, &mut b).unwrap();
+            assert_eq!(a, b);
+            assert_eq!(
+                a.to_vec(),
+                labelled.distinct_indices(&l.label(t), 4, 9).unwrap()
+            );
+        }
+        assert!(
+            plain.distinct_indices_at(&l, 9, 3, &mut a).is_err(),
+            "m > n"
+        );
+        assert!(plain.distinct_indices("x", 0, 3).is_err(), "m = 0");
+        let tape = rec.into_tape().unwrap();
+        assert!(tape
+            .to_json()
+            .contains("\"distinct\":{\"n\":9,\"values\":["));
+        let mut rep = NoiseSource::replay(Tape::from_json("t", &tape.to_json()).unwrap());
+        for t in 1..=3u64 {
+            rep.distinct_indices_at(&l, t, 9, &mut b).unwrap();
+        }
+        assert_eq!(b, a);
+        // A repeated value, an index tape in place of a distinct one, a wrong n: refused.
+        let mut bad = tape.clone();
+        if let DrawValues::Distinct { values, .. } = &mut bad.draws[0].values {
+            values[1] = values[0];
+        }
+        let e = NoiseSource::replay(bad)
+            .distinct_indices_at(&l, 1, 9, &mut b)
+            .unwrap_err();
+        assert!(e.to_string().contains("repeat"), "{e}");
+        let mut as_index = tape.clone();
+        if let DrawValues::Distinct { n, values } = as_index.draws[0].values.clone() {
+            as_index.draws[0].values = DrawValues::Index { n, values };
+        }
+        assert!(NoiseSource::replay(as_index)
+            .distinct_indices_at(&l, 1, 9, &mut b)
+            .is_err());
+        assert!(NoiseSource::replay(tape)
+            .distinct_indices_at(&l, 1, 10, &mut b)
+            .is_err());
     }
 
     #[test]

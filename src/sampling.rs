@@ -3,7 +3,8 @@
 //! replacement, ZTOH22's contiguous phases, BGM23 App. C.2's minibatches with replacement).
 //!
 //! Every random rule draws from the one-shot stream of its step's label
-//! ([`NoiseSource::indices_at`]), so runs on neighbouring datasets with one seed are coupled (the
+//! ([`NoiseSource::indices_at`] with replacement, [`NoiseSource::distinct_indices_at`] without:
+//! recipe steps 6 and 9 of `fixtures/RANDOMNESS.md`, tape kinds `index` and `distinct`), so runs on neighbouring datasets with one seed are coupled (the
 //! same positions are drawn) and a recorded tape replays them. Deterministic rules draw nothing
 //! and leave no tape entry.
 
@@ -157,9 +158,159 @@ impl BatchRule {
                 Ok(())
             }
             BatchRule::WithReplacement { .. } => noise.indices_at(label, step, n, out),
-            BatchRule::WithoutReplacement { .. } => Err(crate::error::Error::Unsupported(
-                "sampling without replacement is not implemented yet".into(),
-            )),
+            BatchRule::WithoutReplacement { .. } => noise.distinct_indices_at(label, step, n, out),
         }
+    }
+}
+
+/// The serde form of a [`BatchRule`] inside an SGDA configuration, which keeps the format of
+/// the configurations and fixtures written before the rules existed: `"full"` and
+/// `{"with_replacement": m}` (a bare number) read and write exactly as SGDA's former `Batch`
+/// enum did; the other rules use [`BatchRule`]'s own form (`{"disjoint": {"size": B}}`,
+/// `{"without_replacement": {"m": m}}`, `{"contiguous": {"phases": K}}`), which is also accepted
+/// for the first two on input. Use as `#[serde(with = "crate::sampling::sgda_serde")]`.
+pub mod sgda_serde {
+    use super::BatchRule;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    /// Write `rule` in the SGDA form.
+    pub fn serialize<S: Serializer>(rule: &BatchRule, s: S) -> Result<S::Ok, S::Error> {
+        match *rule {
+            BatchRule::WithReplacement { m } => {
+                let mut map = std::collections::BTreeMap::new();
+                map.insert("with_replacement", m);
+                map.serialize(s)
+            }
+            ref other => other.serialize(s),
+        }
+    }
+
+    /// Read a rule in the SGDA form or in [`BatchRule`]'s own.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BatchRule, D::Error> {
+        let v = serde_json::Value::deserialize(d)?;
+        if let Some(m) = v
+            .as_object()
+            .filter(|o| o.len() == 1)
+            .and_then(|o| o.get("with_replacement"))
+            .filter(|m| m.is_number())
+        {
+            let m = m
+                .as_u64()
+                .and_then(|m| usize::try_from(m).ok())
+                .ok_or_else(|| {
+                    serde::de::Error::custom(format!(
+                        "batch.with_replacement: m must be a non-negative integer, got {m}"
+                    ))
+                })?;
+            return Ok(BatchRule::WithReplacement { m });
+        }
+        BatchRule::deserialize(v).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::{DrawValues, NoiseSource, StepLabel};
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Holder {
+        #[serde(with = "sgda_serde")]
+        batch: BatchRule,
+    }
+
+    #[test]
+    fn sgda_form_reads_and_writes_the_former_batch_format() {
+        for (json, rule) in [
+            (r#"{"batch":"full"}"#, BatchRule::Full),
+            (
+                r#"{"batch":{"with_replacement":7}}"#,
+                BatchRule::WithReplacement { m: 7 },
+            ),
+            (
+                r#"{"batch":{"without_replacement":{"m":3}}}"#,
+                BatchRule::WithoutReplacement { m: 3 },
+            ),
+            (
+                r#"{"batch":{"disjoint":{"size":2}}}"#,
+                BatchRule::Disjoint { size: 2 },
+            ),
+            (
+                r#"{"batch":{"contiguous":{"phases":4}}}"#,
+                BatchRule::Contiguous { phases: 4 },
+            ),
+        ] {
+            let h: Holder = serde_json::from_str(json).unwrap();
+            assert_eq!(h.batch, rule);
+            assert_eq!(serde_json::to_string(&h).unwrap(), json);
+        }
+        let h: Holder = serde_json::from_str(r#"{"batch":{"with_replacement":{"m":5}}}"#).unwrap();
+        assert_eq!(h.batch, BatchRule::WithReplacement { m: 5 });
+        for bad in [
+            r#"{"batch":{"with_replacement":-1}}"#,
+            r#"{"batch":{"with_replacement":1.5}}"#,
+            r#"{"batch":"sometimes"}"#,
+        ] {
+            assert!(serde_json::from_str::<Holder>(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn rules_draw_what_they_promise_and_random_ones_replay() {
+        let label = StepLabel::new("t/batch/step=");
+        let n = 6;
+        let cases = [
+            (BatchRule::Full, 2usize),
+            (BatchRule::Disjoint { size: 2 }, 3),
+            (BatchRule::WithReplacement { m: 4 }, 3),
+            (BatchRule::WithoutReplacement { m: 6 }, 3),
+            (BatchRule::Contiguous { phases: 3 }, 3),
+        ];
+        for (rule, steps) in cases {
+            rule.validate(n, steps).unwrap();
+            let mut rec = NoiseSource::recording(9);
+            let mut seen = Vec::new();
+            for t in 1..=steps as u64 {
+                let mut out = vec![0; rule.batch_len(n)];
+                rule.draw(&mut rec, &label, t, n, &mut out).unwrap();
+                match rule {
+                    BatchRule::Full => assert_eq!(out, (0..n).collect::<Vec<_>>()),
+                    BatchRule::Disjoint { size } | BatchRule::Contiguous { phases: size } => {
+                        let b = if let BatchRule::Contiguous { .. } = rule {
+                            n / size
+                        } else {
+                            size
+                        };
+                        let start = (t as usize - 1) * b;
+                        assert_eq!(out, (start..start + b).collect::<Vec<_>>());
+                    }
+                    BatchRule::WithoutReplacement { .. } => {
+                        let mut s = out.clone();
+                        s.sort_unstable();
+                        assert_eq!(s, (0..n).collect::<Vec<_>>(), "m = n: a permutation");
+                    }
+                    BatchRule::WithReplacement { .. } => assert!(out.iter().all(|&i| i < n)),
+                }
+                seen.push(out);
+            }
+            let tape = rec.into_tape().unwrap();
+            assert_eq!(tape.len(), if rule.is_random() { steps } else { 0 });
+            if let BatchRule::WithoutReplacement { .. } = rule {
+                assert!(matches!(
+                    tape.draws[0].values,
+                    DrawValues::Distinct { n: 6, .. }
+                ));
+            }
+            let mut rep = NoiseSource::replay(tape);
+            for (t, want) in seen.iter().enumerate() {
+                let mut out = vec![0; rule.batch_len(n)];
+                rule.draw(&mut rep, &label, t as u64 + 1, n, &mut out)
+                    .unwrap();
+                assert_eq!(&out, want);
+            }
+        }
+        assert!(BatchRule::WithoutReplacement { m: 7 }
+            .validate(6, 1)
+            .is_err());
     }
 }

@@ -121,7 +121,8 @@ pub fn uas_over_support(
     }
     let k = support.len();
     let dataset = |c: &[usize]| Dataset {
-        points: crate::exact::dataset_points(support, c),
+        points: crate::problem::Rows::new(crate::exact::dataset_points(support, c))
+            .expect("the atoms have one length"),
     };
     let moves: Vec<_> = crate::exact::replace_one_moves(n, k).collect();
     let dists: Vec<Result<f64>> = moves
@@ -188,4 +189,151 @@ pub fn output_variance(outputs: &[(f64, Vec<f64>)]) -> f64 {
         .iter()
         .map(|(r, z)| r * linalg::norm2_sq(&linalg::sub(z, &mean)))
         .sum()
+}
+
+/// A replace-one neighbour of an ordered dataset: the sequence S (atom indices into the
+/// support, in order), the replaced position i and the replacement atom (S′_i).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SequenceNeighbour {
+    /// S as atom indices, position by position.
+    pub sequence: Vec<usize>,
+    /// The replaced position i (0-based).
+    pub i: usize,
+    /// The atom S′ has at position i.
+    pub atom: usize,
+}
+
+/// Uniform argument stability per block over ordered datasets (see [`uas_over_sequences`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BlockStabilityReport {
+    /// Δ_w = max over neighbour pairs of the seed-averaged ‖w(S) − w(S′)‖.
+    pub delta_w: f64,
+    /// Δ_θ = max over neighbour pairs of the seed-averaged ‖θ(S) − θ(S′)‖.
+    pub delta_theta: f64,
+    /// Δ = max over neighbour pairs of the seed-averaged ‖A(S) − A(S′)‖ (joint ℓ2).
+    pub delta: f64,
+    /// Where Δ_w is attained (first in enumeration order).
+    pub worst_w: Option<SequenceNeighbour>,
+    /// Where Δ_θ is attained.
+    pub worst_theta: Option<SequenceNeighbour>,
+    /// Where Δ is attained.
+    pub worst: Option<SequenceNeighbour>,
+    /// Unordered neighbour pairs evaluated.
+    pub pairs: usize,
+    /// Seeds per pair.
+    pub seeds: usize,
+}
+
+/// The most neighbour pairs [`uas_over_sequences`] enumerates.
+pub const MAX_SEQUENCE_PAIRS: usize = 1_000_000;
+
+/// Uniform argument stability (BG23 Definition 1; BGM23 Definition 1) of an algorithm whose
+/// output may depend on the **order** of its data (SGDA with disjoint, contiguous or sampled
+/// batches, extragradient in a single pass, …), per block as BG23 Prop 1 needs it (δ_x-UAS of
+/// x(·) and δ_y-UAS of y(·), here Δ_w and Δ_θ), and jointly.
+///
+/// The supremum over S ≃ S′ is taken over **every** sequence S ∈ supportⁿ (all kⁿ ordered
+/// datasets, not only one representative per count vector as [`uas_over_support`] does, which is
+/// exact only for symmetric algorithms) and every replace-one neighbour (each position i and each
+/// atom ≠ S_i; the pair {S, S′} is evaluated once, since the coupled distance is symmetric).
+/// Each block's maximum is taken separately (they may be attained at different pairs).
+///
+/// E_A is the mean over `seeds` (coupled: S and S′ run with the same seed). This is an exact
+/// expectation for the algorithm whose randomness is "a seed uniform on `seeds`", a legitimate
+/// distribution of A's internal randomness: BG23 Prop 1 and BGM23 Lemma 17 hold for any
+/// distribution of A's randomness independent of the data, so the measured Δ is the UAS of that
+/// algorithm exactly (not an estimate), and an estimate of the UAS of the algorithm with its full
+/// seed space. One seed is exact for a deterministic algorithm.
+///
+/// Errors: `seeds` empty, fewer than two atoms, n = 0, or more than [`MAX_SEQUENCE_PAIRS`] pairs
+/// (kⁿ·n·(k−1)/2), naming the field.
+pub fn uas_over_sequences(
+    alg: &dyn Algorithm,
+    f: &dyn SaddleFn,
+    support: &[Vec<f64>],
+    n: usize,
+    seeds: &[u64],
+) -> Result<BlockStabilityReport> {
+    check_seeds(seeds)?;
+    let k = support.len();
+    if k < 2 || n == 0 {
+        return Err(invalid("support", "needs at least two atoms and n ≥ 1"));
+    }
+    let too_many = || {
+        invalid(
+            "n",
+            format!("kⁿ·n·(k−1)/2 neighbour pairs exceed {MAX_SEQUENCE_PAIRS} (k = {k}, n = {n})"),
+        )
+    };
+    let sequences = u32::try_from(n)
+        .ok()
+        .and_then(|e| k.checked_pow(e))
+        .ok_or_else(too_many)?;
+    let pairs_count = sequences
+        .checked_mul(n * (k - 1))
+        .map(|p| p / 2)
+        .filter(|&p| p <= MAX_SEQUENCE_PAIRS)
+        .ok_or_else(too_many)?;
+    let decode = |mut code: usize| -> Vec<usize> {
+        let mut s = vec![0usize; n];
+        for slot in s.iter_mut() {
+            *slot = code % k;
+            code /= k;
+        }
+        s
+    };
+    let mut pairs = Vec::with_capacity(pairs_count);
+    for code in 0..sequences {
+        let s = decode(code);
+        for i in 0..n {
+            for atom in s[i] + 1..k {
+                pairs.push(SequenceNeighbour {
+                    sequence: s.clone(),
+                    i,
+                    atom,
+                });
+            }
+        }
+    }
+    let dataset = |s: &[usize]| Dataset::new(s.iter().map(|&a| support[a].clone()).collect());
+    let dists: Vec<Result<[f64; 3]>> = pairs
+        .par_iter()
+        .map(|p| {
+            let mut s2 = p.sequence.clone();
+            s2[p.i] = p.atom;
+            let (a, b) = (dataset(&p.sequence)?, dataset(&s2)?);
+            let mut acc = [0.0; 3];
+            for &seed in seeds {
+                let x = alg.run(f, &a, &mut NoiseSource::sample(seed))?;
+                let y = alg.run(f, &b, &mut NoiseSource::sample(seed))?;
+                let dw = linalg::norm2(&linalg::sub(&x.w, &y.w));
+                let dt = linalg::norm2(&linalg::sub(&x.theta, &y.theta));
+                acc[0] += dw;
+                acc[1] += dt;
+                acc[2] += dw.hypot(dt);
+            }
+            let m = seeds.len() as f64;
+            Ok([acc[0] / m, acc[1] / m, acc[2] / m])
+        })
+        .collect();
+    let mut best = [(0.0f64, None::<usize>); 3];
+    for (j, d) in dists.into_iter().enumerate() {
+        let d = d?;
+        for b in 0..3 {
+            if best[b].1.is_none() || d[b] > best[b].0 {
+                best[b] = (d[b], Some(j));
+            }
+        }
+    }
+    let at = |b: usize| best[b].1.map(|j| pairs[j].clone());
+    Ok(BlockStabilityReport {
+        delta_w: best[0].0,
+        delta_theta: best[1].0,
+        delta: best[2].0,
+        worst_w: at(0),
+        worst_theta: at(1),
+        worst: at(2),
+        pairs: pairs.len(),
+        seeds: seeds.len(),
+    })
 }

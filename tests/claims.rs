@@ -88,7 +88,7 @@ fn every_registered_claim_passes_and_its_control_is_rejected() {
 fn invalid_parameters_are_refused_and_valid_ones_accepted() {
     use dpsaddle::algorithms::recursive_regularization::{DistanceRule, NPrimeRule, Schedule};
     use dpsaddle::algorithms::regularized_erm::RegularizedErm;
-    use dpsaddle::algorithms::sgda::{Batch, Sgda};
+    use dpsaddle::algorithms::sgda::{BatchRule, Sgda};
     use dpsaddle::algorithms::Algorithm;
     use dpsaddle::gap::{strong_gap, WeightedOutput};
     use dpsaddle::problem::{Dataset, Objective, QuadBilinear};
@@ -147,7 +147,7 @@ fn invalid_parameters_are_refused_and_valid_ones_accepted() {
 
     // SGDA: η > 0 finite, σ ≥ 0 finite, m ≥ 1, through both validations.
     let sgda = |eta: f64, sigma: f64| {
-        let mut a = Sgda::new(0.1, 3, vec![0.0], vec![0.0], Batch::Full, 0.0).unwrap();
+        let mut a = Sgda::new(0.1, 3, vec![0.0], vec![0.0], BatchRule::Full, 0.0).unwrap();
         a.eta = eta;
         a.sigma = sigma;
         a
@@ -308,4 +308,292 @@ fn calibration_certifies_its_own_epsilon_and_prices_nested_counts_flat() {
         flat.epsilon_upper().unwrap().epsilon,
     );
     assert!((a - b).abs() <= 1e-12 * b, "nested {a} vs flat {b}");
+}
+
+/// The lower bound of a calibration (the sum test on the worst-case instance) reads a nested
+/// `self_composed{3, self_composed{4, sampled{…}}}` ledger as 12 steps: it equals the flat
+/// 12-step ledger's and the sum test's ε computed directly for 12 steps.
+#[test]
+fn calibration_lower_bound_reads_nested_counts_as_their_product() {
+    use dpsaddle::privacy::calibration::{replace_one, Calibration};
+    use dpsaddle::privacy::replacement::{sum_test_epsilon, Sampling};
+    use dpsaddle::privacy::DpEvent;
+
+    let delta = 1e-5;
+    let sampled = DpEvent::SampledWithReplacement {
+        n: 100,
+        m: 10,
+        event: Box::new(DpEvent::Gaussian {
+            noise_multiplier: 2.0,
+        }),
+    };
+    let composed = |count: u64, event: DpEvent| DpEvent::SelfComposed {
+        count,
+        event: Box::new(event),
+    };
+    let lower = |event: DpEvent| {
+        Calibration {
+            sigma: 2.0,
+            sensitivity: 1.0,
+            ledger: replace_one(event),
+            bad_event_probability: 0.0,
+            epsilon: 1.0,
+            delta,
+        }
+        .epsilon_lower()
+        .unwrap()
+        .epsilon
+    };
+    let direct =
+        sum_test_epsilon(Sampling::WithReplacement { n: 100, m: 10 }, 12, 2.0, delta).unwrap();
+    let nested = lower(composed(3, composed(4, sampled.clone())));
+    let flat = lower(composed(12, sampled));
+    for (what, got) in [("nested 3 × 4", nested), ("flat 12", flat)] {
+        assert!(
+            (got - direct).abs() <= 1e-12 * direct,
+            "{what}: ε_lower {got} vs the sum test at 12 steps {direct}"
+        );
+    }
+}
+
+/// The exact Bernoulli samplers refuse parameters outside their ranges, naming them (p ∈ [0, 1],
+/// γ ≥ 0), and accept the ends of the ranges (p = 0 never fires, p = 1 always does).
+#[test]
+fn exact_bernoulli_samplers_refuse_out_of_range_parameters() {
+    use dpsaddle::privacy::discrete_gaussian::{bernoulli, bernoulli_exp};
+    use dpsaddle::rng::Stream;
+    use num_rational::BigRational;
+
+    let mut rng = Stream::new(13, "claims/bernoulli_ranges");
+    let q = |a: i64, b: i64| BigRational::new(a.into(), b.into());
+    for p in [q(3, 2), q(-1, 2), q(101, 100)] {
+        match bernoulli(&mut rng, &p) {
+            Err(e) => assert!(e.to_string().contains('p'), "p = {p}: {e}"),
+            Ok(x) => panic!("bernoulli({p}) accepted: drew {x}"),
+        }
+    }
+    match bernoulli_exp(&mut rng, &q(-1, 3)) {
+        Err(e) => assert!(e.to_string().contains("gamma"), "{e}"),
+        Ok(x) => panic!("bernoulli_exp(−1/3) accepted: drew {x}"),
+    }
+    for _ in 0..50 {
+        assert!(!bernoulli(&mut rng, &q(0, 1)).unwrap());
+        assert!(bernoulli(&mut rng, &q(1, 1)).unwrap());
+        assert!(bernoulli_exp(&mut rng, &q(0, 1)).unwrap());
+    }
+}
+
+/// The grid release of the discrete output perturbation (CKS20 Thm 14 on the grid of width h):
+/// its integer sensitivity bound Δ_g² = ⌈(Δ/h + ⌈√d⌉)²⌉ and variance σ²_g = ⌈Δ_g²/(2ρ)⌉ equal
+/// the values computed here by hand, the released reals are exactly (k + noise)·h, the quantized
+/// input is round(z/h), and the noise (released − quantized, 2 coordinates × 3000 releases) has
+/// the discrete Gaussian's frequencies of 0 and of |x| ≤ σ_g: each count within 6 standard
+/// deviations of its mean under the pmf ∝ exp(−x²/(2σ²_g)) (fixed seed; a correct release fails
+/// with probability about 4e-9).
+#[test]
+fn grid_release_has_its_stated_calibration_and_the_discrete_gaussian_law() {
+    use dpsaddle::privacy::discrete_gaussian::grid_release;
+    use dpsaddle::rng::Stream;
+
+    // Δ = 1, h = 1/4, d = 2: Δ/h = 4, ⌈√2⌉ = 2, Δ_g² = 36; ρ = 1/2: σ²_g = 36, ρ achieved 1/2.
+    // d = 3: ⌈√3⌉ = 2 as well; d = 4: ⌈√4⌉ = 2; d = 5: 3, Δ_g² = 49, σ²_g = 49.
+    let mut rng = Stream::new(17, "claims/grid_release");
+    for (z, sens_sq, sigma2) in [
+        (vec![0.3, -1.1], 36u64, 36u64),
+        (vec![0.3, -1.1, 2.0], 36, 36),
+        (vec![0.0; 4], 36, 36),
+        (vec![0.1; 5], 49, 49),
+    ] {
+        let r = grid_release(&z, 1.0, 0.25, 0.5, &mut rng).unwrap();
+        assert_eq!(
+            r.sensitivity_sq_grid,
+            sens_sq.to_string(),
+            "d = {}",
+            z.len()
+        );
+        assert_eq!(r.sigma2_grid, sigma2.to_string(), "d = {}", z.len());
+        assert_eq!(r.rho, sens_sq as f64 / (2.0 * sigma2 as f64));
+    }
+    let z = [0.3, -1.1];
+    // round(0.3/0.25) = round(1.2) = 1, round(−4.4) = −4.
+    let sigma2 = 36.0f64;
+    let support = 400i64;
+    let weight = |x: i64| (-((x * x) as f64) / (2.0 * sigma2)).exp();
+    let total: f64 = (-support..=support).map(weight).sum();
+    let p0 = weight(0) / total;
+    let p_in = (-6..=6).map(weight).sum::<f64>() / total;
+    let (mut zeros, mut inside, mut draws) = (0usize, 0usize, 0usize);
+    for _ in 0..3000 {
+        let r = grid_release(&z, 1.0, 0.25, 0.5, &mut rng).unwrap();
+        assert_eq!(r.quantized, vec!["1".to_string(), "-4".to_string()]);
+        for i in 0..2 {
+            let released: i64 = r.released[i].parse().unwrap();
+            let k: i64 = r.quantized[i].parse().unwrap();
+            assert_eq!(r.values[i], released as f64 * 0.25, "value = released·h");
+            let noise = released - k;
+            draws += 1;
+            zeros += usize::from(noise == 0);
+            inside += usize::from(noise.abs() <= 6);
+        }
+    }
+    for (count, p, what) in [
+        (zeros, p0, "noise = 0"),
+        (inside, p_in, "|noise| ≤ σ_g = 6"),
+    ] {
+        let (mean, sd) = (draws as f64 * p, (draws as f64 * p * (1.0 - p)).sqrt());
+        assert!(
+            (count as f64 - mean).abs() <= 6.0 * sd,
+            "{what}: {count} of {draws}, expected {mean:.1} ± 6·{sd:.1}"
+        );
+    }
+}
+
+/// The heavy release audits of `verify --budget full`, run at the gate's sample sizes: each
+/// empirical lower bound ε_lb is at most its reference (the exact ε(δ) of each Gaussian, the
+/// output perturbation's claimed and exact ε), and each Gaussian's reference is its exact ε:
+/// δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2) at μ = Δ/σ equals the audit's δ = 1e-5.
+#[test]
+fn full_budget_audits_references_hold_at_gate_size() {
+    use dpsaddle::algorithms::release_audit::{full_budget_audits, FullAuditDraws};
+    use dpsaddle::privacy::special::normal_cdf;
+
+    let audits = full_budget_audits(FullAuditDraws::GATE).unwrap();
+    assert_eq!(audits.len(), 5);
+    for (a, sigma) in audits.iter().zip([0.5, 1.0, 2.0]) {
+        let (mu, eps) = (1.0 / sigma, a.epsilon_reference);
+        let delta = normal_cdf(-eps / mu + mu / 2.0) - eps.exp() * normal_cdf(-eps / mu - mu / 2.0);
+        assert!(
+            (delta - 1e-5).abs() <= 1e-8,
+            "{}: δ(ε_ref = {eps}) = {delta}",
+            a.name
+        );
+    }
+    for a in &audits {
+        assert!(
+            a.report.epsilon_lb <= a.epsilon_reference,
+            "{}: ε_lb {} > ε_ref {}",
+            a.name,
+            a.report.epsilon_lb,
+            a.epsilon_reference
+        );
+    }
+}
+
+/// Every `with_*` setter of the algorithms takes effect (a setter that dropped its argument
+/// would leave every other check passing, since the default is a valid configuration):
+/// `LdpSgda::with_step` and `with_optimal_step` change the η the run reports (the explicit η;
+/// η* = B√(2/(nV)) with the V the run reports), every `with_label_prefix` prefixes every stream
+/// label on the recorded tape, `Sgda::with_reg` changes the run to the regularized objective's
+/// (the same as setting the field), and `RecursiveRegularization::with_record_exact` records
+/// z*_{S,t} in every round. (`DpGda::with_sigma` and `with_averaging` are pinned by the claims
+/// `kllw22.noise_ledger_dp_gda` and `kllw22.lemma2_pathwise`.)
+#[test]
+fn algorithm_setters_take_effect() {
+    use dpsaddle::algorithms::ldp_sgda::LdpSgda;
+    use dpsaddle::algorithms::noisy_sgda::NoisySgda;
+    use dpsaddle::algorithms::recursive_regularization::{AempSpec, DistanceRule, Schedule};
+    use dpsaddle::algorithms::sgda::{Batch, Sgda};
+    use dpsaddle::algorithms::{Algorithm, Diagnostics, Output, RecursiveRegularization};
+    use dpsaddle::papers::Reading;
+    use dpsaddle::problem::{Dataset, QuadBilinear, Regularizer};
+    use dpsaddle::rng::NoiseSource;
+
+    let f = QuadBilinear::lin_box(0.0).unwrap();
+    let pts: Vec<Vec<f64>> = (0..40)
+        .map(|i| vec![0.5 - 0.025 * i as f64, 0.3 - 0.01 * i as f64])
+        .collect();
+    let s = Dataset::new(pts).unwrap();
+    let labels = |run: &dyn Fn(&mut NoiseSource) -> Output| {
+        let mut src = NoiseSource::recording(3);
+        run(&mut src);
+        let tape = src.into_tape().unwrap_or_default();
+        assert!(!tape.draws.is_empty(), "the run drew nothing");
+        tape.draws.into_iter().map(|d| d.label).collect::<Vec<_>>()
+    };
+    let all_prefixed = |labels: Vec<String>, prefix: &str| {
+        for l in labels {
+            assert!(l.starts_with(prefix), "label {l} lacks the prefix {prefix}");
+        }
+    };
+
+    // LDP SGDA: η explicit, η*, and the label prefix.
+    let ldp = LdpSgda::new(
+        1.0,
+        1e-5,
+        Reading::Corrected,
+        vec![0.0],
+        vec![0.0],
+        1.0,
+        1.0,
+    )
+    .unwrap();
+    let ldp_diag = |a: &LdpSgda| match a.run(&f, &s, &mut NoiseSource::sample(1)).unwrap().info {
+        Diagnostics::LdpSgda(d) => d,
+        other => panic!("{other:?}"),
+    };
+    let base = ldp_diag(&ldp);
+    let explicit = ldp_diag(&ldp.clone().with_step(Some(0.0123)).unwrap());
+    assert_eq!(explicit.eta, 0.0123);
+    let optimal = ldp_diag(&ldp.clone().with_optimal_step(true));
+    assert!(optimal.optimal_step);
+    let eta_star = 1.0 * (2.0 / (40.0 * optimal.v)).sqrt();
+    assert!(
+        (optimal.eta - eta_star).abs() <= 1e-12 * eta_star
+            && (base.eta - eta_star).abs() > 1e-6 * eta_star,
+        "η* = {eta_star}: optimal run η = {}, default run η = {}",
+        optimal.eta,
+        base.eta
+    );
+    let p = ldp.clone().with_label_prefix("ldp-prefix/");
+    all_prefixed(labels(&|n| p.run(&f, &s, n).unwrap()), "ldp-prefix/");
+
+    // Noisy SGDA and SGDA: the label prefix.
+    let noisy = NoisySgda::new(
+        1.0,
+        1.0,
+        1e-5,
+        Reading::Corrected,
+        vec![0.0],
+        vec![0.0],
+        1.0,
+        1.0,
+    )
+    .unwrap()
+    .with_label_prefix("noisy-prefix/");
+    all_prefixed(labels(&|n| noisy.run(&f, &s, n).unwrap()), "noisy-prefix/");
+    let sgda = Sgda::new(0.1, 5, vec![0.2], vec![-0.2], Batch::Full, 0.3).unwrap();
+    let p = sgda.clone().with_label_prefix("sgda-prefix/");
+    all_prefixed(labels(&|n| p.run(&f, &s, n).unwrap()), "sgda-prefix/");
+
+    // SGDA: with_reg is the regularized run (as if the field were set), not the plain one.
+    let reg = Regularizer::bgm23_eq4(2.0, &[0.7], &[-0.7]);
+    let mut by_field = sgda.clone();
+    by_field.reg = reg.clone();
+    let run = |a: &Sgda| a.run(&f, &s, &mut NoiseSource::sample(5)).unwrap().z();
+    let (with, field, plain) = (run(&sgda.clone().with_reg(reg)), run(&by_field), run(&sgda));
+    assert_eq!(with, field, "with_reg vs the field set by hand");
+    assert_ne!(with, plain, "with_reg left the objective unregularized");
+
+    // Recursive regularization: with_record_exact records z*_{S,t} in every round.
+    let sch = Schedule::free(40, 20, 2, 0.05, 1.0, 2.0, DistanceRule::Corrected).unwrap();
+    let rr = RecursiveRegularization::new(
+        sch,
+        vec![0.0],
+        vec![0.0],
+        AempSpec::noisy_sgda(16.0, 2.0, 1e-5, Reading::Corrected, false).unwrap(),
+    )
+    .unwrap();
+    let recorded = |a: &RecursiveRegularization| {
+        a.run_with(&a.a_emp, &f, &s, &mut NoiseSource::sample(2))
+            .unwrap()
+            .rounds
+            .iter()
+            .map(|r| r.z_star_s.is_some())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(recorded(&rr), vec![false, false]);
+    assert_eq!(
+        recorded(&rr.clone().with_record_exact(true)),
+        vec![true, true]
+    );
 }

@@ -251,7 +251,8 @@ impl DpGda {
 
     /// The loop: buffers preallocated, the averages accumulated as the iterates are produced (in
     /// the order the stored-trajectory average sums them), one-shot noise streams; the
-    /// aggregated-mean gradient through the loss's per-sample kernel with no allocation.
+    /// aggregated-mean and the per-point gradients through the loss's per-sample kernel with no
+    /// allocation (for a family with an allocation-free kernel; bit-identical to the dense path).
     fn run_inner(
         &self,
         f: &dyn SaddleFn,
@@ -308,9 +309,14 @@ impl DpGda {
                     agg.reg.add_operator(&w, &v, &mut gw, &mut gv_neg);
                 }
                 GradientMode::PerPoint => {
-                    let (a, b) = oracle.per_point_operator(&s.points, &w, &v);
-                    gw.copy_from_slice(&a);
-                    gv_neg.copy_from_slice(&b);
+                    oracle.per_point_operator_into(
+                        kernel.as_mut(),
+                        &s.points,
+                        &w,
+                        &v,
+                        &mut gw,
+                        &mut gv_neg,
+                    );
                 }
             }
             if self.sigma > 0.0 {

@@ -197,7 +197,7 @@ mod tests {
     use crate::algorithms::noisy_sgda::NoisySgda;
     use crate::algorithms::recursive_regularization::{AempSpec, DistanceRule, Schedule};
     use crate::algorithms::regularized_erm::RegularizedErm;
-    use crate::algorithms::sgda::{Batch, Sgda};
+    use crate::algorithms::sgda::{BatchRule, Sgda};
     use crate::error::Error;
     use crate::papers::Reading;
 
@@ -230,17 +230,27 @@ mod tests {
             field(OutputPerturbation::new(base, 1.0, 0.1, f64::NAN)),
             "lipschitz"
         );
-        assert_eq!(field(Sgda::new(0.0, 1, z(), z(), Batch::Full, 0.0)), "eta");
         assert_eq!(
-            field(Sgda::new(0.1, 0, z(), z(), Batch::Full, 0.0)),
+            field(Sgda::new(0.0, 1, z(), z(), BatchRule::Full, 0.0)),
+            "eta"
+        );
+        assert_eq!(
+            field(Sgda::new(0.1, 0, z(), z(), BatchRule::Full, 0.0)),
             "steps"
         );
         assert_eq!(
-            field(Sgda::new(0.1, 1, z(), z(), Batch::WithReplacement(0), 0.0)),
+            field(Sgda::new(
+                0.1,
+                1,
+                z(),
+                z(),
+                BatchRule::WithReplacement { m: 0 },
+                0.0
+            )),
             "batch"
         );
         assert_eq!(
-            field(Sgda::new(0.1, 1, z(), z(), Batch::Full, -1.0)),
+            field(Sgda::new(0.1, 1, z(), z(), BatchRule::Full, -1.0)),
             "sigma"
         );
         let noisy =

@@ -15,7 +15,7 @@
 //! η and α̂ are BGM23's formulas in [`crate::papers::bgm23::schedules`] (`thm21_eta`,
 //! `lemma9_alpha_hat`, `lemma9_alpha_hat_at`).
 //!
-//! and the run is [`Sgda`] with `Batch::WithReplacement(m)` and noise σ: T steps, m·T gradient
+//! and the run is [`Sgda`] with `BatchRule::WithReplacement { m }` and noise σ: T steps, m·T gradient
 //! evaluations, output the average of z_0..z_{T−1} (BGM23 eq. (14)).
 //!
 //! **Two Lipschitz constants (E-BGM23-33).** Inside Algorithm 1 the round objective f^(t)
@@ -31,7 +31,7 @@
 //! ([`lemma9_alpha_hat_at`]); since 1/√T ≥ max{√(8/n), √(32 d log(1/δ))/(nε)}, the explicit α̂
 //! ([`lemma9_alpha_hat`]) is the same expression at the unrounded T.
 
-use crate::algorithms::sgda::{Batch, Sgda, SgdaDiagnostics};
+use crate::algorithms::sgda::{BatchRule, Sgda, SgdaDiagnostics};
 use crate::algorithms::{Algorithm, Diagnostics, Output};
 use crate::error::{invalid, require_positive, Result};
 use crate::papers::bgm23::calibration::{thm21 as bgm23_thm21, NoisySgdaParams};
@@ -208,7 +208,7 @@ impl NoisySgda {
             steps: t,
             start_w: start_w.to_vec(),
             start_theta: start_theta.to_vec(),
-            batch: Batch::WithReplacement(m),
+            batch: BatchRule::WithReplacement { m },
             sigma: p.sigma,
             reg: Regularizer::none(),
             label_prefix: label_prefix.to_string(),

@@ -796,7 +796,7 @@ impl RecursiveRegularization {
             let range = sch.chunk(t);
             // Self::round_objective(&s.slice(range), &reg, t), with one copy of the chunk.
             let obj = Objective {
-                data: crate::problem::Mixture::empirical_owned(s.points[range.clone()].to_vec()),
+                data: crate::problem::Mixture::empirical_owned(s.points.slice(range.clone())),
                 reg: Regularizer {
                     terms: reg.terms[..t].to_vec(),
                 },

@@ -89,13 +89,13 @@ pub struct FullAudit {
 ///   pair at N = 10⁵, against its claimed ε = 1 and against the exact ε of its noise
 ///   multiplier (every draw runs the certified solver, ≈ 0.35 ms in release: ≈ 45 s on two
 ///   cores).
-pub fn full_budget_audits() -> Result<Vec<FullAudit>> {
+pub fn full_budget_audits(draws: FullAuditDraws) -> Result<Vec<FullAudit>> {
     let delta = 1e-5;
     let mut out = Vec::new();
     for sigma in [0.5, 1.0, 2.0] {
         let report = audit(
             |side, seed| Ok(gaussian_score(sigma, side, seed)),
-            &AuditConfig::new(1_000_000, delta),
+            &AuditConfig::new(draws.gaussian, delta),
         )?;
         out.push(FullAudit {
             name: format!("gaussian(σ={sigma}, Δ=1)"),
@@ -116,7 +116,7 @@ pub fn full_budget_audits() -> Result<Vec<FullAudit>> {
         delta,
         lipschitz: l,
     };
-    let report = audit_lin_box_release(&op, &base, n, l, &AuditConfig::new(100_000, delta))?;
+    let report = audit_lin_box_release(&op, &base, n, l, &AuditConfig::new(draws.release, delta))?;
     let sens = base.stability_bound(l, n);
     let sigma = crate::privacy::classic_gaussian_sigma(sens, op.epsilon, delta)?;
     let exact = gdp_epsilon(sens / sigma, delta)?;
@@ -133,4 +133,28 @@ pub fn full_budget_audits() -> Result<Vec<FullAudit>> {
         reference_kind: "exact".into(),
     });
     Ok(out)
+}
+
+/// The sample sizes of [`full_budget_audits`]: [`FullAuditDraws::FULL`] behind
+/// `verify --budget full`; the claims gate runs the same audits at [`FullAuditDraws::GATE`], so
+/// that their references (the exact ε of each σ, the claimed ε) are checked on every run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FullAuditDraws {
+    /// Draws per side for each Gaussian mechanism.
+    pub gaussian: usize,
+    /// Draws per side for the output-perturbation release (each runs the certified solver).
+    pub release: usize,
+}
+
+impl FullAuditDraws {
+    /// N = 10⁶ per Gaussian, 10⁵ for the release.
+    pub const FULL: FullAuditDraws = FullAuditDraws {
+        gaussian: 1_000_000,
+        release: 100_000,
+    };
+    /// N = 2·10⁴ per Gaussian, 2000 for the release (about a second in a release build).
+    pub const GATE: FullAuditDraws = FullAuditDraws {
+        gaussian: 20_000,
+        release: 2_000,
+    };
 }

@@ -15,10 +15,14 @@
 //! ∇_1..∇_T, ∇_t evaluated at z_{t−1} (so E[∇_t | z_{t−1}] = G(z_{t−1})), and output the average of
 //! z_0..z_{T−1} exactly as eq. (14) prints it. z_T is kept in the trace ([`SgdaRun`]) only.
 //!
-//! **Oracle.** With [`Batch::WithReplacement`]`(m)` each step draws m indices uniformly with
-//! replacement from the n data points, `NoiseSource::indices("{prefix}sgda/batch/step={t}", m, n)`, and
-//! uses (1/m) Σ_{i∈M_t} g(z_{t−1}; x_i): exactly m gradient evaluations per step, m·T in all. With
-//! [`Batch::Full`] the exact data operator Σ_j π_j g(z_{t−1}; x_j) is used (τ = 0 when σ = 0), one
+//! **Oracle.** The batch is a [`BatchRule`] (`crate::sampling`). With
+//! [`BatchRule::WithReplacement`]` { m }` each step draws m indices uniformly with replacement
+//! from the n data points, `NoiseSource::indices("{prefix}sgda/batch/step={t}", m, n)`, and uses
+//! (1/m) Σ_{i∈M_t} g(z_{t−1}; x_i): exactly m gradient evaluations per step, m·T in all. The other
+//! index rules ([`BatchRule::WithoutReplacement`] from the same label, kind `distinct`;
+//! [`BatchRule::Disjoint`] and [`BatchRule::Contiguous`], which draw nothing) use the mean over
+//! their batch the same way, |M_t| evaluations per step (they need equal weights). With
+//! [`BatchRule::Full`] the exact data operator Σ_j π_j g(z_{t−1}; x_j) is used (τ = 0 when σ = 0), one
 //! evaluation per mixture point per step. When σ > 0, ξ_t ∼ N(0, σ² I_d), d = d_w + d_θ, is drawn
 //! as `NoiseSource::gaussian("{prefix}sgda/noise/step={t}", d, σ)` and added; with σ = 0 nothing is drawn.
 //!
@@ -33,17 +37,8 @@ use crate::oracle::Oracle;
 use crate::problem::saddle::{validate_objective, validate_point};
 use crate::problem::{Dataset, Objective, Regularizer, SaddleFn};
 use crate::rng::{NoiseSource, StepLabel};
+pub use crate::sampling::BatchRule;
 use serde::{Deserialize, Serialize};
-
-/// How ∇_t samples the data.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Batch {
-    /// The exact data operator of the objective's mixture (any weights).
-    Full,
-    /// m indices uniformly with replacement (BGM23 App. C.2); needs equal weights.
-    WithReplacement(usize),
-}
 
 /// SGDA with parameters T, η, start z_0, batch mode, noise σ and a regularizer
 /// (BGM23 App. C.1 eqs. (13)–(14); BGM23 Lemma 20).
@@ -58,8 +53,11 @@ pub struct Sgda {
     pub start_w: Vec<f64>,
     /// θ_0 ∈ Θ.
     pub start_theta: Vec<f64>,
-    /// The stochastic oracle.
-    pub batch: Batch,
+    /// The stochastic oracle: [`BatchRule::Full`] is the exact data operator of the objective's
+    /// mixture (any weights); every other rule needs equal weights. Serialized in the form of
+    /// [`crate::sampling::sgda_serde`] (`"full"`, `{"with_replacement": m}`, …).
+    #[serde(with = "crate::sampling::sgda_serde")]
+    pub batch: BatchRule,
     /// σ ≥ 0 of the added Gaussian noise (0: none, nothing drawn).
     pub sigma: f64,
     /// Anchored quadratic terms added to F_S by [`Algorithm::run`] (exact, uncounted).
@@ -80,7 +78,8 @@ pub struct SgdaDiagnostics {
     /// T.
     pub steps: usize,
     /// The stochastic oracle.
-    pub batch: Batch,
+    #[serde(with = "crate::sampling::sgda_serde")]
+    pub batch: BatchRule,
     /// σ.
     pub sigma: f64,
     /// z_T (computed, not averaged).
@@ -116,7 +115,7 @@ impl Sgda {
         steps: usize,
         start_w: Vec<f64>,
         start_theta: Vec<f64>,
-        batch: Batch,
+        batch: BatchRule,
         sigma: f64,
     ) -> Result<Sgda> {
         let s = Sgda {
@@ -162,9 +161,7 @@ impl Sgda {
                 format!("must be finite and >= 0, got {}", self.sigma),
             ));
         }
-        if self.batch == Batch::WithReplacement(0) {
-            return Err(invalid("batch", "m must be >= 1"));
-        }
+        check_batch_sizes(&self.batch)?;
         crate::error::require_finite("start_w", &self.start_w)?;
         crate::error::require_finite("start_theta", &self.start_theta)
     }
@@ -189,20 +186,21 @@ impl Sgda {
         validate_point(f, &self.start_w, &self.start_theta)
             .map_err(|e| crate::problem::spec::rename(e, "start"))?;
         validate_objective(f, obj)?;
+        let n = obj.data.points.len();
         let per_step = match self.batch {
-            Batch::Full => obj.data.points.len(),
-            Batch::WithReplacement(m) => {
-                if m == 0 {
-                    return Err(invalid("batch", "m must be >= 1"));
-                }
+            BatchRule::Full => n,
+            rule => {
+                check_batch_sizes(&rule)?;
                 let p0 = obj.data.weights[0];
                 if obj.data.weights.iter().any(|&p| (p - p0).abs() > 1e-12) {
                     return Err(invalid(
                         "batch",
-                        "sampling with replacement needs an empirical objective (equal weights)",
+                        "an index batch rule (sampling with or without replacement, disjoint or \
+                         contiguous batches) needs an empirical objective (equal weights)",
                     ));
                 }
-                m
+                rule.validate(n, self.steps)?;
+                rule.batch_len(n)
             }
         };
         if (self.steps as u128) * (per_step as u128) > MAX_WORK {
@@ -219,12 +217,10 @@ impl Sgda {
         linalg::concat(&self.start_w, &self.start_theta)
     }
 
-    /// Gradient evaluations a run makes: m·T, or (mixture size)·T for [`Batch::Full`].
+    /// Gradient evaluations a run makes: |M_t|·T (m·T with replacement), or (mixture size)·T
+    /// for [`BatchRule::Full`].
     pub fn grad_evals(&self, obj: &Objective) -> u64 {
-        let per = match self.batch {
-            Batch::Full => obj.data.points.len(),
-            Batch::WithReplacement(m) => m,
-        };
+        let per = self.batch.batch_len(obj.data.points.len());
         (per as u64).saturating_mul(self.steps as u64)
     }
 
@@ -283,13 +279,12 @@ impl Sgda {
         let mut gw = vec![0.0; dw];
         let mut gt = vec![0.0; dt];
         let mut xi = vec![0.0; dw + dt];
-        // Minibatches read the points from one contiguous copy (made once, before the loop).
-        let (mut idx, flat) = match self.batch {
-            Batch::Full => (Vec::new(), Vec::new()),
-            Batch::WithReplacement(m) => {
-                (vec![0usize; m], crate::oracle::flatten(&obj.data.points))
-            }
+        // Minibatches read the points in place from the mixture's row-major array (no copy).
+        let mut idx = match self.batch {
+            BatchRule::Full => Vec::new(),
+            rule => vec![0usize; rule.batch_len(n)],
         };
+        let flat = obj.data.points.as_flat();
         let k = f.point_dim();
         let batch_label = StepLabel::new(format!("{}sgda/batch/step=", self.label_prefix));
         let noise_label = StepLabel::new(format!("{}sgda/noise/step=", self.label_prefix));
@@ -300,7 +295,7 @@ impl Sgda {
             linalg::axpy(1.0, &w, &mut sum_w);
             linalg::axpy(1.0, &th, &mut sum_t);
             match self.batch {
-                Batch::Full => {
+                BatchRule::Full => {
                     // The data part (counted), then the (empty) regularizer of the data-only
                     // objective as `Oracle::objective_operator` adds it; the objective's
                     // regularizer is added below, as in the minibatch case.
@@ -315,14 +310,14 @@ impl Sgda {
                     );
                     Regularizer::none().add_operator(&w, &th, &mut gw, &mut gt);
                 }
-                Batch::WithReplacement(m) => {
-                    noise.indices_at(&batch_label, t as u64, n, &mut idx)?;
+                rule => {
+                    rule.draw(noise, &batch_label, t as u64, n, &mut idx)?;
                     oracle.minibatch_operator(
                         kernel.as_mut(),
-                        &flat,
+                        flat,
                         k,
                         &idx,
-                        1.0 / m as f64,
+                        1.0 / idx.len() as f64,
                         &w,
                         &th,
                         &mut gw,
@@ -363,11 +358,28 @@ impl Sgda {
     }
 }
 
+/// The batch sizes must be ≥ 1 (what can be checked without the data), naming `batch`.
+fn check_batch_sizes(rule: &BatchRule) -> Result<()> {
+    let size = match *rule {
+        BatchRule::Full => 1,
+        BatchRule::WithReplacement { m } | BatchRule::WithoutReplacement { m } => m,
+        BatchRule::Disjoint { size } => size,
+        BatchRule::Contiguous { phases } => phases,
+    };
+    if size == 0 {
+        return Err(invalid("batch", "m must be >= 1"));
+    }
+    Ok(())
+}
+
 impl Algorithm for Sgda {
     fn name(&self) -> String {
         let b = match self.batch {
-            Batch::Full => "full".to_string(),
-            Batch::WithReplacement(m) => format!("m={m}"),
+            BatchRule::Full => "full".to_string(),
+            BatchRule::WithReplacement { m } => format!("m={m}"),
+            BatchRule::WithoutReplacement { m } => format!("m={m} without replacement"),
+            BatchRule::Disjoint { size } => format!("disjoint B={size}"),
+            BatchRule::Contiguous { phases } => format!("contiguous K={phases}"),
         };
         format!(
             "sgda(η={}, T={}, {b}, σ={})",

@@ -8,7 +8,9 @@
 
 pub mod bgm23;
 pub mod core;
+pub mod core_vi_batch;
 pub mod core_vi_ops;
+pub mod core_vi_solve;
 pub mod kllw22;
 pub mod noise_ledger;
 pub mod privacy;
@@ -339,12 +341,14 @@ pub const VACUOUS_FACTOR: f64 = 10.0;
 /// Every claim, in a fixed order (paper, then item).
 pub fn registry() -> Vec<Claim> {
     let mut v = core::claims();
+    v.extend(core_vi_solve::claims());
     v.extend(core_vi_ops::claims());
     v.extend(bgm23::claims());
     v.extend(kllw22::claims());
     v.extend(privacy::claims());
     v.extend(noise_ledger::claims());
     v.extend(release_audit::claims());
+    v.extend(core_vi_batch::claims());
     v
 }
 

@@ -337,8 +337,44 @@ fn check_dp_gda(budget: Budget) -> Result<Evidence> {
             .sum();
         Ok(sigma * sum.sqrt() / t as f64)
     };
-    sample_by_replay(budget, 10_000, run, scale)?
-        .evidence("DP-GDA (n = 100, T = 20, ρ = 1, c = 4√2)")
+    let mut ev = sample_by_replay(budget, 10_000, run, scale)?
+        .evidence("DP-GDA (n = 100, T = 20, ρ = 1, c = 4√2)")?;
+    // The setter `with_sigma`: the algorithm with σ/2 set by hand adds exactly the noise of the
+    // 0.5σ control on the same tape (the tape's normals halved), reports σ/2, and carries no
+    // ledger (a σ set by hand is not a calibrated release).
+    let half = alg.clone().with_sigma(0.5 * alg.sigma)?;
+    let mut dev = 0.0f64;
+    let mut faults = Vec::new();
+    for seed in 10_000..10_004 {
+        let control = measure(run, seed, &[0.5])?;
+        let hand = measure(|noise| half.run(&f, &s, noise), seed, &[])?;
+        let (want, got) = (control.scaled_contribution(0), hand.contribution());
+        let scale = linalg::norm2(&want).max(f64::MIN_POSITIVE);
+        dev = dev.max(linalg::norm2(&linalg::sub(&got, &want)) / scale);
+        if hand.recorded.ledger.is_some() {
+            faults.push(format!(
+                "seed {seed}: with_sigma kept the calibrated ledger"
+            ));
+        }
+        if hand.recorded.info.sigma() != Some(0.5 * alg.sigma) {
+            faults.push(format!(
+                "seed {seed}: with_sigma(σ/2) reports σ = {:?}, want {}",
+                hand.recorded.info.sigma(),
+                0.5 * alg.sigma
+            ));
+        }
+    }
+    if dev > 1e-12 {
+        faults.push(format!(
+            "with_sigma(σ/2)'s noise differs from the 0.5σ replay by {dev:.3e} (relative)"
+        ));
+    }
+    ev.pass &= faults.is_empty();
+    ev.details.extend(faults);
+    Ok(ev.note(format!(
+        "with_sigma(σ/2) on 4 seeds: its noise equals the 0.5σ replay's to {dev:.1e} (relative, \
+         tolerance 1e-12), it reports σ/2 and carries no ledger"
+    )))
 }
 
 fn check_output_perturbation(budget: Budget) -> Result<Evidence> {

@@ -451,11 +451,13 @@ impl FiniteDist {
                 "all zero: a dataset needs at least one point",
             ));
         }
-        let points = counts
-            .iter()
-            .zip(&self.atoms)
-            .flat_map(|(&c, x)| std::iter::repeat_n(x, c).cloned())
-            .collect();
+        let mut points =
+            crate::problem::Rows::with_capacity(counts.iter().sum(), self.atoms[0].len());
+        for (&c, x) in counts.iter().zip(&self.atoms) {
+            for _ in 0..c {
+                points.push(x)?;
+            }
+        }
         Ok(Dataset { points })
     }
 
@@ -465,7 +467,7 @@ impl FiniteDist {
         if seq.is_empty() {
             return Err(invalid("seq", "empty: a dataset needs at least one point"));
         }
-        let mut points = Vec::with_capacity(seq.len());
+        let mut points = crate::problem::Rows::with_capacity(seq.len(), self.atoms[0].len());
         for (i, &j) in seq.iter().enumerate() {
             let x = self.atoms.get(j).ok_or_else(|| {
                 invalid(
@@ -473,7 +475,7 @@ impl FiniteDist {
                     format!("atom index {j} ≥ k = {}", self.k()),
                 )
             })?;
-            points.push(x.clone());
+            points.push(x)?;
         }
         Ok(Dataset { points })
     }

@@ -7,7 +7,7 @@ pub mod monotone;
 pub mod saddle;
 pub mod spec;
 
-pub use dataset::Dataset;
+pub use dataset::{Dataset, Rows};
 pub use distribution::FiniteDist;
 pub use families::{AbsSeparable, CosHinge, QuadBilinear};
 pub use monotone::{

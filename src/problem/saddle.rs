@@ -18,14 +18,14 @@
 use crate::error::{invalid, Result};
 use crate::geometry::Domain;
 use crate::linalg;
-use crate::problem::{Dataset, FiniteDist};
+use crate::problem::{Dataset, FiniteDist, Rows};
 use serde::{Deserialize, Serialize};
 
 /// A weighted set of data points: the objective Σ_j π_j f(·,·; x_j).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Mixture {
-    /// The data points x_j.
-    pub points: Vec<Vec<f64>>,
+    /// The data points x_j, row-major in one array.
+    pub points: Rows,
     /// The weights π_j ≥ 0, summing to 1.
     pub weights: Vec<f64>,
 }
@@ -37,7 +37,7 @@ impl Mixture {
     }
 
     /// [`Mixture::empirical`] of the dataset with these points, taking them without a copy.
-    pub fn empirical_owned(points: Vec<Vec<f64>>) -> Mixture {
+    pub fn empirical_owned(points: Rows) -> Mixture {
         let n = points.len();
         Mixture {
             points,
@@ -48,7 +48,7 @@ impl Mixture {
     /// F_D for a finite-support D: each atom with its probability.
     pub fn population(d: &FiniteDist) -> Mixture {
         Mixture {
-            points: d.atoms.clone(),
+            points: Rows::from_slices(&d.atoms).expect("a FiniteDist's atoms have one length"),
             weights: d.probs.clone(),
         }
     }
@@ -56,7 +56,7 @@ impl Mixture {
     /// A single point with weight one (f itself at that x).
     pub fn single(x: &[f64]) -> Mixture {
         Mixture {
-            points: vec![x.to_vec()],
+            points: Rows::from_slices(&[x]).expect("one row"),
             weights: vec![1.0],
         }
     }
@@ -73,16 +73,17 @@ impl Mixture {
                 ),
             ));
         }
+        // All rows have one length: when it is wrong, row 0 is the first wrong one.
+        if self.points.dim() != point_dim {
+            return Err(invalid(
+                format!("{field}.points[0]"),
+                format!(
+                    "has length {}, the problem's data points have length {point_dim}",
+                    self.points.dim()
+                ),
+            ));
+        }
         for (i, x) in self.points.iter().enumerate() {
-            if x.len() != point_dim {
-                return Err(invalid(
-                    format!("{field}.points[{i}]"),
-                    format!(
-                        "has length {}, the problem's data points have length {point_dim}",
-                        x.len()
-                    ),
-                ));
-            }
             if x.iter().any(|v| !v.is_finite()) {
                 // Name the field only on failure (no string per point on the way).
                 crate::error::require_finite(&format!("{field}.points[{i}]"), x)?;
@@ -104,23 +105,117 @@ impl Mixture {
 
     /// Σ π_j x_j, summed in index order.
     pub fn mean(&self) -> Vec<f64> {
-        linalg::weighted_mean(&self.points, &self.weights)
+        // `linalg::weighted_mean` over the rows: Σ π_j x_j accumulated by `axpy` in index order.
+        if self.points.is_empty() {
+            return Vec::new();
+        }
+        let mut out = vec![0.0; self.points.dim()];
+        for (x, &p) in self.points.iter().zip(&self.weights) {
+            linalg::axpy(p, x, &mut out);
+        }
+        out
     }
 }
 
-/// One anchored quadratic term c(‖w − a‖² − ‖θ − b‖²) (see the module's norm convention).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// One anchored quadratic term c_w‖w − a‖² − c_θ‖θ − b‖² (see the module's norm convention),
+/// with a coefficient per block: ZTOH22 Algorithms 4 and 5 regularize (μ_k/2)‖x − x̃‖² −
+/// (μ/2)‖y‖², i.e. c_w = μ_k/2, a = x̃, c_θ = μ/2, b = 0. BGM23's terms have c_w = c_θ.
+///
+/// **Serde.** A term with c_w = c_θ (bitwise) is written `{"c": c, "anchor_w": …, "anchor_theta":
+/// …}`, exactly the form of the former one-coefficient term, so configurations and fixtures do not
+/// change; otherwise `{"c_w": …, "c_theta": …, "anchor_w": …, "anchor_theta": …}`. Reading
+/// accepts either: `c` alone stands for both blocks; `c` together with `c_w`/`c_theta`, or only
+/// one of `c_w`, `c_theta`, is refused.
+#[derive(Clone, Debug, PartialEq)]
 pub struct RegTerm {
-    /// The coefficient c ≥ 0 (no factor ½).
-    pub c: f64,
+    /// The primal coefficient c_w ≥ 0 (no factor ½).
+    pub c_w: f64,
+    /// The dual coefficient c_θ ≥ 0 (no factor ½).
+    pub c_theta: f64,
     /// The primal anchor a.
     pub anchor_w: Vec<f64>,
     /// The dual anchor b.
     pub anchor_theta: Vec<f64>,
 }
 
-/// Σ_k c_k(‖w − a_k‖² − ‖θ − b_k‖²): BGM23 eq. (4) (one term, c = λ/2) and the cumulative
-/// regularizer of BGM23 Algorithm 1 (terms 2^{k+1}λ anchored at z̄_k).
+/// The serialized form of a [`RegTerm`] (field order: c, c_w, c_theta, anchors).
+#[derive(Serialize, Deserialize)]
+struct RegTermRepr {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    c: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    c_w: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    c_theta: Option<f64>,
+    anchor_w: Vec<f64>,
+    anchor_theta: Vec<f64>,
+}
+
+impl Serialize for RegTerm {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let equal = self.c_w.to_bits() == self.c_theta.to_bits();
+        RegTermRepr {
+            c: equal.then_some(self.c_w),
+            c_w: (!equal).then_some(self.c_w),
+            c_theta: (!equal).then_some(self.c_theta),
+            anchor_w: self.anchor_w.clone(),
+            anchor_theta: self.anchor_theta.clone(),
+        }
+        .serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for RegTerm {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<RegTerm, D::Error> {
+        let r = RegTermRepr::deserialize(d)?;
+        let (c_w, c_theta) =
+            match (r.c, r.c_w, r.c_theta) {
+                (Some(c), None, None) => (c, c),
+                (None, Some(cw), Some(ct)) => (cw, ct),
+                _ => return Err(serde::de::Error::custom(
+                    "a regularizer term needs either `c` (both blocks) or both `c_w` and `c_theta`",
+                )),
+            };
+        Ok(RegTerm {
+            c_w,
+            c_theta,
+            anchor_w: r.anchor_w,
+            anchor_theta: r.anchor_theta,
+        })
+    }
+}
+
+impl RegTerm {
+    /// c(‖w − a‖² − ‖θ − b‖²): one coefficient for both blocks.
+    pub fn new(c: f64, anchor_w: &[f64], anchor_theta: &[f64]) -> RegTerm {
+        RegTerm::blocks(c, c, anchor_w, anchor_theta)
+    }
+
+    /// c_w‖w − a‖² − c_θ‖θ − b‖².
+    pub fn blocks(c_w: f64, c_theta: f64, anchor_w: &[f64], anchor_theta: &[f64]) -> RegTerm {
+        RegTerm {
+            c_w,
+            c_theta,
+            anchor_w: anchor_w.to_vec(),
+            anchor_theta: anchor_theta.to_vec(),
+        }
+    }
+
+    /// The common coefficient when c_w = c_θ (bitwise), else `None`.
+    pub fn c(&self) -> Option<f64> {
+        (self.c_w.to_bits() == self.c_theta.to_bits()).then_some(self.c_w)
+    }
+}
+
+/// Σ_k (c_{w,k}‖w − a_k‖² − c_{θ,k}‖θ − b_k‖²): BGM23 eq. (4) (one term, c = λ/2), the cumulative
+/// regularizer of BGM23 Algorithm 1 (terms 2^{k+1}λ anchored at z̄_k), and ZTOH22 Algorithms 4/5's
+/// (μ_k/2)‖x − x̃‖² − (μ/2)‖y‖² (one term with c_w = μ_k/2, c_θ = μ/2, b = 0).
+///
+/// **Per-block semantics.** With C_w = Σ c_{w,k} and C_θ = Σ c_{θ,k}, the terms add 2C_w to the
+/// strong convexity of F in w and 2C_θ to its strong concavity in θ (the module's convention);
+/// [`Regularizer::modulus`] is the joint modulus min(2C_w, 2C_θ) that a certificate may use for
+/// the concatenated point (gap ≥ (μ_w/2)‖w − w*‖² + (μ_θ/2)‖θ − θ*‖² ≥ (min/2)‖z − z*‖²), and
+/// each block's centre is weighted by that block's own coefficients.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Regularizer {
     /// The terms, in the order they were added.
@@ -136,31 +231,40 @@ impl Regularizer {
     /// BGM23 eq. (4): (λ/2)‖w − ŵ‖² − (λ/2)‖θ − θ̂‖², which is λ-SC/SC.
     pub fn bgm23_eq4(lambda: f64, w_hat: &[f64], theta_hat: &[f64]) -> Regularizer {
         Regularizer {
-            terms: vec![RegTerm {
-                c: lambda / 2.0,
-                anchor_w: w_hat.to_vec(),
-                anchor_theta: theta_hat.to_vec(),
-            }],
+            terms: vec![RegTerm::new(lambda / 2.0, w_hat, theta_hat)],
         }
     }
 
     /// Append a term c(‖w − a‖² − ‖θ − b‖²).
     pub fn push(&mut self, c: f64, anchor_w: &[f64], anchor_theta: &[f64]) {
-        self.terms.push(RegTerm {
-            c,
-            anchor_w: anchor_w.to_vec(),
-            anchor_theta: anchor_theta.to_vec(),
-        });
+        self.terms.push(RegTerm::new(c, anchor_w, anchor_theta));
+    }
+
+    /// Append a term c_w‖w − a‖² − c_θ‖θ − b‖².
+    pub fn push_blocks(&mut self, c_w: f64, c_theta: f64, anchor_w: &[f64], anchor_theta: &[f64]) {
+        self.terms
+            .push(RegTerm::blocks(c_w, c_theta, anchor_w, anchor_theta));
+    }
+
+    /// ZTOH22 Algorithms 4/5: (μ_w/2)‖w − a‖² − (μ_θ/2)‖θ − b‖² (moduli μ_w in w, μ_θ in θ).
+    pub fn per_block(mu_w: f64, a: &[f64], mu_theta: f64, b: &[f64]) -> Regularizer {
+        Regularizer {
+            terms: vec![RegTerm::blocks(mu_w / 2.0, mu_theta / 2.0, a, b)],
+        }
     }
 
     /// Validate coefficients and anchor lengths.
     pub fn validate(&self, d_w: usize, d_theta: usize) -> Result<()> {
         for (k, t) in self.terms.iter().enumerate() {
-            if !(t.c.is_finite() && t.c >= 0.0) {
-                return Err(invalid(
-                    format!("regularizer.terms[{k}].c"),
-                    format!("must be finite and ≥ 0, got {}", t.c),
-                ));
+            let equal = t.c().is_some();
+            for (name, c) in [("c_w", t.c_w), ("c_theta", t.c_theta)] {
+                if !(c.is_finite() && c >= 0.0) {
+                    let name = if equal { "c" } else { name };
+                    return Err(invalid(
+                        format!("regularizer.terms[{k}].{name}"),
+                        format!("must be finite and ≥ 0, got {c}"),
+                    ));
+                }
             }
             if t.anchor_w.len() != d_w {
                 return Err(invalid(
@@ -186,54 +290,97 @@ impl Regularizer {
         Ok(())
     }
 
-    /// C = Σ_k c_k.
+    /// C_w = Σ_k c_{w,k}.
+    pub fn total_w(&self) -> f64 {
+        self.terms.iter().map(|t| t.c_w).sum()
+    }
+
+    /// C_θ = Σ_k c_{θ,k}.
+    pub fn total_theta(&self) -> f64 {
+        self.terms.iter().map(|t| t.c_theta).sum()
+    }
+
+    /// min(C_w, C_θ): the total coefficient both blocks have at least (C = Σ c_k for the
+    /// equal-coefficient terms of BGM23). Per-block code uses [`Regularizer::total_w`] and
+    /// [`Regularizer::total_theta`].
     pub fn total(&self) -> f64 {
-        self.terms.iter().map(|t| t.c).sum()
+        self.total_w().min(self.total_theta())
     }
 
-    /// The strong convexity / concavity modulus the terms add: μ = 2C.
+    /// The strong convexity modulus the terms add in w: μ_w = 2C_w.
+    pub fn modulus_w(&self) -> f64 {
+        2.0 * self.total_w()
+    }
+
+    /// The strong concavity modulus the terms add in θ: μ_θ = 2C_θ.
+    pub fn modulus_theta(&self) -> f64 {
+        2.0 * self.total_theta()
+    }
+
+    /// The joint modulus for the concatenated point z = (w, θ): min(μ_w, μ_θ) = 2·min(C_w, C_θ)
+    /// (μ = 2C for equal coefficients). The certified solver uses it in BGM23 Lemma 3's
+    /// ‖z − z*‖ ≤ √(2·Ĝap/μ).
     pub fn modulus(&self) -> f64 {
-        2.0 * self.total()
+        self.modulus_w().min(self.modulus_theta())
     }
 
-    /// The weighted centres (Σ c_k a_k / C, Σ c_k b_k / C), so that
-    /// Σ c_k‖w − a_k‖² = C‖w − c_w‖² + const. `None` when C = 0.
+    /// The primal centre Σ c_{w,k} a_k / C_w, so that Σ c_{w,k}‖w − a_k‖² = C_w‖w − centre‖² +
+    /// const. `None` when C_w = 0.
+    pub fn center_w(&self) -> Option<Vec<f64>> {
+        let c = self.total_w();
+        (c > 0.0).then(|| {
+            let mut cw = vec![0.0; self.terms[0].anchor_w.len()];
+            for t in &self.terms {
+                linalg::axpy(t.c_w / c, &t.anchor_w, &mut cw);
+            }
+            cw
+        })
+    }
+
+    /// The dual centre Σ c_{θ,k} b_k / C_θ. `None` when C_θ = 0.
+    pub fn center_theta(&self) -> Option<Vec<f64>> {
+        let c = self.total_theta();
+        (c > 0.0).then(|| {
+            let mut ct = vec![0.0; self.terms[0].anchor_theta.len()];
+            for t in &self.terms {
+                linalg::axpy(t.c_theta / c, &t.anchor_theta, &mut ct);
+            }
+            ct
+        })
+    }
+
+    /// Both centres ([`Regularizer::center_w`], [`Regularizer::center_theta`]), each weighted by
+    /// its own block's coefficients; `None` unless both C_w > 0 and C_θ > 0.
     pub fn centers(&self) -> Option<(Vec<f64>, Vec<f64>)> {
-        let c = self.total();
-        if c <= 0.0 {
-            return None;
-        }
-        let d_w = self.terms[0].anchor_w.len();
-        let d_t = self.terms[0].anchor_theta.len();
-        let mut cw = vec![0.0; d_w];
-        let mut ct = vec![0.0; d_t];
-        for t in &self.terms {
-            linalg::axpy(t.c / c, &t.anchor_w, &mut cw);
-            linalg::axpy(t.c / c, &t.anchor_theta, &mut ct);
-        }
-        Some((cw, ct))
+        Some((self.center_w()?, self.center_theta()?))
     }
 
-    /// The value Σ_k c_k(‖w − a_k‖² − ‖θ − b_k‖²).
+    /// The value Σ_k (c_{w,k}‖w − a_k‖² − c_{θ,k}‖θ − b_k‖²).
     pub fn value(&self, w: &[f64], theta: &[f64]) -> f64 {
         let mut v = 0.0;
         for t in &self.terms {
-            v += t.c
-                * (linalg::norm2_sq(&linalg::sub(w, &t.anchor_w))
-                    - linalg::norm2_sq(&linalg::sub(theta, &t.anchor_theta)));
+            let (qw, qt) = (
+                linalg::norm2_sq(&linalg::sub(w, &t.anchor_w)),
+                linalg::norm2_sq(&linalg::sub(theta, &t.anchor_theta)),
+            );
+            // One coefficient: c(‖·‖² − ‖·‖²), the former rounding exactly.
+            v += match t.c() {
+                Some(c) => c * (qw - qt),
+                None => t.c_w * qw - t.c_theta * qt,
+            };
         }
         v
     }
 
-    /// (∇_w, ∇_θ) of the regularizer: (2Σc_k(w − a_k), −2Σc_k(θ − b_k)).
+    /// (∇_w, ∇_θ) of the regularizer: (2Σc_{w,k}(w − a_k), −2Σc_{θ,k}(θ − b_k)).
     pub fn grad(&self, w: &[f64], theta: &[f64]) -> (Vec<f64>, Vec<f64>) {
         let mut gw = vec![0.0; w.len()];
         let mut gt = vec![0.0; theta.len()];
         for t in &self.terms {
             let dw = linalg::sub(w, &t.anchor_w);
             let dt = linalg::sub(theta, &t.anchor_theta);
-            linalg::axpy(2.0 * t.c, &dw, &mut gw);
-            linalg::axpy(-2.0 * t.c, &dt, &mut gt);
+            linalg::axpy(2.0 * t.c_w, &dw, &mut gw);
+            linalg::axpy(-2.0 * t.c_theta, &dt, &mut gt);
         }
         (gw, gt)
     }
@@ -247,14 +394,14 @@ impl Regularizer {
         for (k, g) in gw.iter_mut().enumerate() {
             let mut r = 0.0;
             for t in &self.terms {
-                r += (2.0 * t.c) * (w[k] - t.anchor_w[k]);
+                r += (2.0 * t.c_w) * (w[k] - t.anchor_w[k]);
             }
             *g += 1.0 * r;
         }
         for (k, g) in gt.iter_mut().enumerate() {
             let mut r = 0.0;
             for t in &self.terms {
-                r += (-2.0 * t.c) * (theta[k] - t.anchor_theta[k]);
+                r += (-2.0 * t.c_theta) * (theta[k] - t.anchor_theta[k]);
             }
             *g += -r; // −1·r
         }
@@ -387,7 +534,7 @@ pub trait SaddleFn: Sync {
     /// may share the work that does not depend on x (the default calls `grad` per point). Used by
     /// the per-point full-batch gradient of KLLW22 Algorithm 1 (∇L_S = (1/n)Σ_i ∇ℓ(·;z_i)).
     /// Call it through [`crate::oracle::Oracle`] so that every point is counted.
-    fn grad_each(&self, w: &[f64], theta: &[f64], xs: &[Vec<f64>], each: &mut GradSink<'_>) {
+    fn grad_each(&self, w: &[f64], theta: &[f64], xs: &Rows, each: &mut GradSink<'_>) {
         for (i, x) in xs.iter().enumerate() {
             let (gw, gt) = self.grad(w, theta, x);
             each(i, &gw, &gt);

@@ -27,6 +27,8 @@ use crate::oracle::Oracle;
 use crate::problem::saddle::{validate_objective, Objective, SaddleFn};
 use serde::{Deserialize, Serialize};
 
+pub mod vi;
+
 /// Stopping rule and limits.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SolveOptions {

@@ -155,7 +155,7 @@ fn exact_subroutine_returns_the_round_saddle_points() {
     }
     assert!(run.output.ledger.is_none());
     assert_eq!(run.regularizer.terms.len(), 4);
-    assert_eq!(run.regularizer.terms[2].c, 0.8);
+    assert_eq!(run.regularizer.terms[2].c(), Some(0.8));
     let again = a.run(&f, &data(), &mut NoiseSource::sample(1)).unwrap();
     assert_eq!(again, run.output);
 }

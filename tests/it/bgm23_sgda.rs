@@ -2,7 +2,7 @@
 //! their tight instances and negative controls, the gradient count m·T, the labelled draws, the
 //! uncounted regularizer, and bad input.
 
-use dpsaddle::algorithms::sgda::{Batch, Sgda};
+use dpsaddle::algorithms::sgda::{BatchRule, Sgda};
 use dpsaddle::algorithms::Algorithm;
 use dpsaddle::papers::bgm23::bounds::{lemma20_bound, lemma20_pair_gap as pair_gap};
 use dpsaddle::papers::bgm23::instances::lemma20_tight as tight;
@@ -39,7 +39,7 @@ fn lin_box_s() -> (QuadBilinear, Dataset) {
     (f, s)
 }
 
-fn alg(batch: Batch, sigma: f64, steps: usize) -> Sgda {
+fn alg(batch: BatchRule, sigma: f64, steps: usize) -> Sgda {
     Sgda {
         eta: 0.1,
         steps,
@@ -56,14 +56,14 @@ fn alg(batch: Batch, sigma: f64, steps: usize) -> Sgda {
 fn gradient_count_is_m_times_t_and_regularizer_is_uncounted() {
     let (f, s) = lin_box_s();
     for (m, t) in [(1usize, 1usize), (3, 7), (5, 20)] {
-        let mut a = alg(Batch::WithReplacement(m), 0.3, t);
+        let mut a = alg(BatchRule::WithReplacement { m }, 0.3, t);
         a.reg = Regularizer::bgm23_eq4(1.0, &[0.1], &[0.0]);
         let out = a.run(&f, &s, &mut NoiseSource::sample(1)).unwrap();
         assert_eq!(out.grad_evals, (m * t) as u64);
         let obj = Objective::empirical(&s).with_reg(a.reg.clone());
         assert_eq!(a.grad_evals(&obj), (m * t) as u64);
     }
-    let out = alg(Batch::Full, 0.0, 9)
+    let out = alg(BatchRule::Full, 0.0, 9)
         .run(&f, &s, &mut NoiseSource::sample(1))
         .unwrap();
     assert_eq!(out.grad_evals, 27);
@@ -72,7 +72,7 @@ fn gradient_count_is_m_times_t_and_regularizer_is_uncounted() {
 #[test]
 fn draws_are_labelled_and_replay_bit_for_bit() {
     let (f, s) = lin_box_s();
-    let a = alg(Batch::WithReplacement(2), 0.2, 5);
+    let a = alg(BatchRule::WithReplacement { m: 2 }, 0.2, 5);
     let mut rec = NoiseSource::recording(7);
     let out = a.run(&f, &s, &mut rec).unwrap();
     let tape = rec.into_tape().unwrap();
@@ -83,19 +83,19 @@ fn draws_are_labelled_and_replay_bit_for_bit() {
     assert_eq!(out, out2);
     // σ = 0 draws no noise; full batch draws nothing at all.
     let mut src = NoiseSource::sample(7);
-    alg(Batch::WithReplacement(2), 0.0, 5)
+    alg(BatchRule::WithReplacement { m: 2 }, 0.0, 5)
         .run(&f, &s, &mut src)
         .unwrap();
     assert_eq!(src.draws_made(), 5);
     let mut src = NoiseSource::sample(7);
-    alg(Batch::Full, 0.0, 5).run(&f, &s, &mut src).unwrap();
+    alg(BatchRule::Full, 0.0, 5).run(&f, &s, &mut src).unwrap();
     assert_eq!(src.draws_made(), 0);
 }
 
 #[test]
 fn output_averages_z0_to_z_t_minus_1() {
     let (f, s) = lin_box_s();
-    let a = alg(Batch::Full, 0.0, 4);
+    let a = alg(BatchRule::Full, 0.0, 4);
     let obj = Objective::empirical(&s);
     let tr = a.run_traced(&f, &obj, &mut NoiseSource::sample(0)).unwrap();
     assert_eq!(tr.iterates.len(), 5);
@@ -103,7 +103,7 @@ fn output_averages_z0_to_z_t_minus_1() {
     let mean: f64 = tr.iterates[..4].iter().map(|z| z[0]).sum::<f64>() / 4.0;
     assert!((tr.output.w[0] - mean).abs() < 1e-15);
     // T = 1 outputs z_0.
-    let out = alg(Batch::Full, 0.0, 1)
+    let out = alg(BatchRule::Full, 0.0, 1)
         .run(&f, &s, &mut NoiseSource::sample(0))
         .unwrap();
     assert_eq!(out.z(), vec![0.2, -0.1]);
@@ -118,7 +118,7 @@ fn tight_instance_by_hand() {
         steps: 1,
         start_w: vec![0.3],
         start_theta: vec![0.4],
-        batch: Batch::Full,
+        batch: BatchRule::Full,
         sigma: 0.0,
         reg: Regularizer::none(),
         label_prefix: String::new(),
@@ -136,38 +136,40 @@ fn tight_instance_by_hand() {
 fn bad_input_is_an_error_not_a_panic() {
     let (f, s) = lin_box_s();
     let mut src = NoiseSource::sample(0);
-    let mut a = alg(Batch::Full, 0.0, 3);
+    let mut a = alg(BatchRule::Full, 0.0, 3);
     a.eta = 0.0;
     assert!(a.run(&f, &s, &mut src).is_err());
     a.eta = f64::NAN;
     assert!(a.run(&f, &s, &mut src).is_err());
-    assert!(alg(Batch::Full, 0.0, 0).run(&f, &s, &mut src).is_err());
-    assert!(alg(Batch::WithReplacement(0), 0.0, 3)
+    assert!(alg(BatchRule::Full, 0.0, 0).run(&f, &s, &mut src).is_err());
+    assert!(alg(BatchRule::WithReplacement { m: 0 }, 0.0, 3)
         .run(&f, &s, &mut src)
         .is_err());
-    assert!(alg(Batch::Full, -1.0, 3).run(&f, &s, &mut src).is_err());
-    assert!(alg(Batch::Full, f64::INFINITY, 3)
+    assert!(alg(BatchRule::Full, -1.0, 3).run(&f, &s, &mut src).is_err());
+    assert!(alg(BatchRule::Full, f64::INFINITY, 3)
         .run(&f, &s, &mut src)
         .is_err());
-    let mut a = alg(Batch::Full, 0.0, 3);
+    let mut a = alg(BatchRule::Full, 0.0, 3);
     a.start_w = vec![5.0];
     assert!(a.run(&f, &s, &mut src).is_err());
     a.start_w = vec![0.0, 0.0];
     assert!(a.run(&f, &s, &mut src).is_err());
     let bad = Dataset::new(vec![vec![1.0, 2.0, 3.0]]).unwrap();
-    assert!(alg(Batch::Full, 0.0, 3).run(&f, &bad, &mut src).is_err());
-    let mut a = alg(Batch::Full, 0.0, 3);
+    assert!(alg(BatchRule::Full, 0.0, 3)
+        .run(&f, &bad, &mut src)
+        .is_err());
+    let mut a = alg(BatchRule::Full, 0.0, 3);
     a.reg = Regularizer::bgm23_eq4(1.0, &[0.0, 1.0], &[0.0]);
     assert!(a.run(&f, &s, &mut src).is_err());
-    let huge = alg(Batch::WithReplacement(1 << 20), 0.0, 1 << 20);
+    let huge = alg(BatchRule::WithReplacement { m: 1 << 20 }, 0.0, 1 << 20);
     assert!(huge.run(&f, &s, &mut src).is_err());
     // Non-uniform weights with replacement sampling.
     let mut obj = Objective::empirical(&s);
     obj.data.weights = vec![0.5, 0.25, 0.25];
-    assert!(alg(Batch::WithReplacement(2), 0.0, 3)
+    assert!(alg(BatchRule::WithReplacement { m: 2 }, 0.0, 3)
         .run_objective(&f, &obj, &mut src)
         .is_err());
-    assert!(alg(Batch::Full, 0.0, 3)
+    assert!(alg(BatchRule::Full, 0.0, 3)
         .run_objective(&f, &obj, &mut src)
         .is_ok());
 }
@@ -206,7 +208,7 @@ fn sgda_first_two_iterates_closed_form_from_tape() {
         2,
         vec![0.2],
         vec![-0.1],
-        Batch::WithReplacement(m),
+        BatchRule::WithReplacement { m },
         sigma,
     )
     .unwrap();

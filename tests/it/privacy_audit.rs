@@ -161,7 +161,11 @@ fn gaussian_audit_tightness_at_one_million() {
 #[test]
 #[ignore = "full budget: about a minute in release"]
 fn full_budget_audits_are_sound() {
-    for a in dpsaddle::algorithms::release_audit::full_budget_audits().unwrap() {
+    for a in dpsaddle::algorithms::release_audit::full_budget_audits(
+        dpsaddle::algorithms::release_audit::FullAuditDraws::FULL,
+    )
+    .unwrap()
+    {
         println!(
             "{}: ε_lb={:.4} ε_ref({})={:.4} ratio={:.3} ε_gdp={:.4}",
             a.name,

@@ -1149,3 +1149,45 @@ fn permutation_bad_input_and_replay_checks() {
         r#"{"draws":[{"label":"p","values":{"permutation":[1,0]}}]}"#
     );
 }
+
+/// Recipe step 9 (m distinct indices, sampling without replacement), pasted from
+/// `python3 fixtures/consumer/rng_vectors.py --distinct` (seed, label, n, values).
+const DISTINCT_VECTORS: &[(u64, &str, usize, &[usize])] = &[
+    (0x0000000000000000, "batch/step=17", 10, &[9, 3, 1, 0]),
+    (
+        0x000000000000002a,
+        "sgda/batch/step=1",
+        20,
+        &[
+            1, 13, 17, 10, 6, 3, 4, 15, 9, 0, 19, 8, 5, 12, 7, 11, 18, 16, 2, 14,
+        ],
+    ),
+    (0xffffffffffffffff, "", 7, &[4]),
+    (
+        0x0000000000000007,
+        "vi/batch/step=3",
+        1000,
+        &[909, 496, 831, 488, 936, 18, 854, 60, 15, 791, 324, 345],
+    ),
+];
+
+#[test]
+fn committed_distinct_vectors() {
+    for &(seed, label, n, want) in DISTINCT_VECTORS {
+        let mut out = vec![0usize; want.len()];
+        Stream::new(seed, label).distinct_indices_into(n, &mut out);
+        assert_eq!(out, want, "{seed} {label:?}");
+        let mut src = NoiseSource::recording(seed);
+        assert_eq!(src.distinct_indices(label, want.len(), n).unwrap(), want);
+        let tape = src.into_tape().unwrap();
+        assert_eq!(
+            tape.draws[0].values,
+            DrawValues::Distinct {
+                n: n as u64,
+                values: want.iter().map(|&v| v as u64).collect()
+            }
+        );
+        let mut rep = NoiseSource::replay(tape);
+        assert_eq!(rep.distinct_indices(label, want.len(), n).unwrap(), want);
+    }
+}

@@ -265,7 +265,7 @@ fn constants_are_valid_and_attained() {
     let dir = linalg::sub(&center, &cpt);
     let far = linalg::add(&center, &linalg::scale(radius / linalg::norm2(&dir), &dir));
     let at_far = linalg::norm2(&inst.op.eval(&far, x));
-    let per_atom = inst.op.constants(&[x.clone()]).unwrap().bound;
+    let per_atom = inst.op.constants(std::slice::from_ref(x)).unwrap().bound;
     assert!(
         (at_far - per_atom).abs() <= 1e-12 * per_atom,
         "{at_far} vs {per_atom}"

@@ -269,7 +269,11 @@ fn check_lemma2(b: Budget) -> Result<Evidence> {
             for n in 1..=nf {
                 let rep = uas_over_support(&alg, f, &inst.dist.atoms, n, &[0])?;
                 let bound = alg.stability_bound(l, n);
-                let label = format!("{} λ={lam} n={n} worst {:?}", inst.name, rep.worst);
+                let label = format!(
+                    "{} λ={lam} n={n}, worst at {}",
+                    inst.name,
+                    neighbour_text(rep.worst.as_ref())
+                );
                 float.observe(rep.delta, bound, label.clone());
                 ctrl.observe(rep.delta, bound / 2.0, label);
             }
@@ -316,11 +320,33 @@ fn check_lemma2(b: Budget) -> Result<Evidence> {
         ))
         .note(format!(
             "tight instance (n=5, λ=2, x→−x): exact ‖Δz‖² = {d2} (exactly 1/25: {exact_tight}); production Δ (uas_over_support over \
-             every dataset of size 5) = {:.12} at {:?}, |Δ − 1/5| = {tight_dev:.2e} (≤ {PIN_TOL:e}); \
+             every dataset of size 5) = {:.12} at {}, |Δ − 1/5| = {tight_dev:.2e} (≤ {PIN_TOL:e}); \
              stability::sensitivity of S ↦ z(S) at five copies of the first atom = {sens:.12}, \
              |· − 1/5| = {sens_dev:.2e} (≤ {PIN_TOL:e})",
-            rep.delta, rep.worst
+            rep.delta,
+            neighbour_text(rep.worst.as_ref())
         )))
+}
+
+/// A replace-one neighbour in words, e.g. "the dataset with atom counts (1, 1, 3), point 1
+/// replaced by atom 0" (atoms and points numbered from 0).
+fn neighbour_text(n: Option<&crate::stability::Neighbour>) -> String {
+    match n {
+        None => "no neighbour pair".into(),
+        Some(n) => {
+            let data = match &n.counts {
+                Some(c) => format!(
+                    "the dataset with atom counts ({})",
+                    c.iter()
+                        .map(|k| k.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                None => "the dataset".into(),
+            };
+            format!("{data}, point {} replaced by atom {}", n.i, n.atom)
+        }
+    }
 }
 
 /// Tolerance of the production pins: a coordinate of `RegularizedSaddlePoint`'s output may differ

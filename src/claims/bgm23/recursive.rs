@@ -793,7 +793,7 @@ fn check_thm8(b: Budget) -> Result<Evidence> {
             format!("seed {seed}: ledger has T parallel rounds"),
         );
         for &i in &positions {
-            let x = s.points[i].clone();
+            let x = s.points[i].to_vec();
             let s2 = s.replace_one(i, &[-x[0], -x[1]])?;
             let other = alg.run_with(
                 &alg.a_emp,
@@ -1448,7 +1448,7 @@ fn compare_run(
             &last
         };
         book.observe_exact(
-            close(term.c, &final_coeffs[k]),
+            close(term.c_w, &final_coeffs[k]) && close(term.c_theta, &final_coeffs[k]),
             None,
             format!("{lab}: term {k} coefficient 2^{}λ", k + 1),
         );

@@ -11,7 +11,7 @@
 //! so G ≡ (3/5, 4/5) and ‖G‖ = L = 1; z_0 = (3/10, 2/5), z = (−3/10, −2/5) = z*_S, so z_0 − z = G
 //! and D = 1; η = D/L = 1, T = 1: both sides of Lemma 20 equal D·L = 1.
 
-use crate::algorithms::sgda::{Batch, Sgda};
+use crate::algorithms::sgda::{BatchRule, Sgda};
 use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
 use crate::error::Result;
 use crate::gap::gap_function;
@@ -76,7 +76,7 @@ fn full(f: &dyn SaddleFn, eta: f64, steps: usize, z0: &[f64]) -> Sgda {
         steps,
         start_w: w,
         start_theta: t,
-        batch: Batch::Full,
+        batch: BatchRule::Full,
         sigma: 0.0,
         reg: Regularizer::none(),
         label_prefix: String::new(),
@@ -160,7 +160,7 @@ fn mc_cases() -> Result<Vec<McCase>> {
             steps: 4,
             start_w: w0,
             start_theta: t0,
-            batch: Batch::WithReplacement(2),
+            batch: BatchRule::WithReplacement { m: 2 },
             sigma: 0.2,
             reg: Regularizer::none(),
             label_prefix: String::new(),
@@ -193,7 +193,7 @@ fn mc_cases() -> Result<Vec<McCase>> {
                 steps,
                 start_w: w0,
                 start_theta: t0,
-                batch: Batch::WithReplacement(m),
+                batch: BatchRule::WithReplacement { m },
                 sigma,
                 reg: Regularizer::none(),
                 label_prefix: String::new(),
@@ -207,8 +207,10 @@ fn mc_cases() -> Result<Vec<McCase>> {
 /// τ² for a data-affine LIN case: minibatch variance + dσ².
 fn tau2(case: &McCase) -> f64 {
     let m = match case.alg.batch {
-        Batch::WithReplacement(m) => m as f64,
-        Batch::Full => f64::INFINITY,
+        BatchRule::WithReplacement { m } => m as f64,
+        // The cases are built with `Full` or `WithReplacement` only (the variance over m of
+        // sampling with replacement is this formula's premise).
+        _ => f64::INFINITY,
     };
     let d = (case.f.dim_w() + case.f.dim_theta()) as f64;
     data_variance(&case.s) / m + d * case.alg.sigma * case.alg.sigma
@@ -390,7 +392,7 @@ fn check_def4(b: Budget) -> Result<Evidence> {
             Regularizer::none()
         };
         let obj = Objective::empirical(&s).with_reg(reg);
-        let consts = f.constants(&s.points);
+        let consts = f.constants(&s.points.to_vecs());
         // ‖G_F‖ ≤ L_f + λ·B: the eq. (4) operator is λ(z − anchor), anchor ∈ W×Θ.
         let l = consts.lipschitz + lambda * consts.diameter;
         let cert = saddle_point(f, &obj, &SolveOptions::default())?;

@@ -38,7 +38,11 @@ pub fn rate_sample(dist: &FiniteDist, n: usize, seed: u64) -> Result<Dataset> {
     let mut s = Stream::new(seed, "claims/bgm23.rates/data");
     let u = s.uniforms(n);
     let idx = dist.sample_indices(&u)?;
-    Dataset::new(idx.into_iter().map(|i| dist.atoms[i].clone()).collect())
+    let mut points = crate::problem::Rows::with_capacity(n, dist.atoms[0].len());
+    for i in idx {
+        points.push(&dist.atoms[i])?;
+    }
+    Dataset::from_rows(points)
 }
 
 /// Lemma 20's tight instance: (f, S, z_0, z = z*_S, L, D).

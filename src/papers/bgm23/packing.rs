@@ -118,16 +118,15 @@ impl Packing {
     /// The dataset S_σ in f64: Lσⱼeⱼ for j < K, then n − K zero vectors (points in ℝᴷ).
     pub fn dataset(&self, mask: u64) -> Dataset {
         let l = crate::exact::to_f64(&self.l);
-        let mut points = Vec::with_capacity(self.n as usize);
+        // Rows 0..K carry ±L on the diagonal, the other n − K rows are zero.
+        let mut values = vec![0.0; (self.n as usize).max(self.k) * self.k];
         for (j, sj) in self.signs(mask).into_iter().enumerate() {
-            let mut x = vec![0.0; self.k];
-            x[j] = l * sj as f64;
-            points.push(x);
+            values[j * self.k + j] = l * sj as f64;
         }
-        for _ in self.k as u64..self.n {
-            points.push(vec![0.0; self.k]);
+        Dataset {
+            points: crate::problem::Rows::from_flat(values, self.k)
+                .expect("k ≥ 1 coordinates per point"),
         }
-        Dataset { points }
     }
 
     /// The loss as a crate problem: f(w, θ; x) = ⟨x, w⟩ on W = ball(0, R) ⊂ ℝᴷ with Θ = {0} (a

@@ -203,16 +203,17 @@ impl SaddleFn for AbsSeparable {
     }
     fn best_theta(&self, ws: &[(f64, Vec<f64>)], obj: &Objective) -> Result<Vec<f64>> {
         // max_θ Σ_j π_j(−|θ_i − v_ji|) + κ_i w̄_i θ_i − C_r(θ_i − c_i)² per coordinate
-        // ⇔ min Σ_j π_j|θ_i − v_ji| − κ_i w̄_i θ_i + C_r(θ_i − c_i)².
+        // ⇔ min Σ_j π_j|θ_i − v_ji| − κ_i w̄_i θ_i + C_r(θ_i − c_i)², with the θ-block's
+        // C_r = C_θ and centre c = c_θ (per-block regularizer).
         let d = self.d();
         let wbar = weighted_point_mean(ws);
         let (lo, hi) = box_bounds(&self.domain_theta).expect("validated box");
-        let cr = obj.reg.total();
-        let centers = obj.reg.centers();
+        let cr = obj.reg.total_theta();
+        let centers = obj.reg.center_theta();
         Ok((0..d)
             .map(|i| {
                 let pts: Vec<f64> = obj.data.points.iter().map(|x| x[d + i]).collect();
-                let c = centers.as_ref().map_or(0.0, |(_, ct)| ct[i]);
+                let c = centers.as_ref().map_or(0.0, |ct| ct[i]);
                 argmin_abs_quad(
                     &pts,
                     &obj.data.weights,
@@ -229,12 +230,12 @@ impl SaddleFn for AbsSeparable {
         let d = self.d();
         let tbar = weighted_point_mean(thetas);
         let (lo, hi) = box_bounds(&self.domain_w).expect("validated box");
-        let cr = obj.reg.total();
-        let centers = obj.reg.centers();
+        let cr = obj.reg.total_w();
+        let centers = obj.reg.center_w();
         Ok((0..d)
             .map(|i| {
                 let pts: Vec<f64> = obj.data.points.iter().map(|x| x[i]).collect();
-                let c = centers.as_ref().map_or(0.0, |(cw, _)| cw[i]);
+                let c = centers.as_ref().map_or(0.0, |cw| cw[i]);
                 argmin_abs_quad(
                     &pts,
                     &obj.data.weights,
@@ -251,30 +252,32 @@ impl SaddleFn for AbsSeparable {
         None
     }
     /// Coordinate by coordinate: with κ_i = 0 the two blocks decouple into two 1-D problems
-    /// solved by [`argmin_abs_quad`]; with κ_i ≠ 0 and C_r > 0, P_i(w) = max_θ F_i(w, θ) is convex
-    /// with right derivative Σπ sign⁺(w − u) + 2C_r(w − c_w) + κ_i θ_br(w) (Danskin; θ_br is unique
-    /// because C_r > 0), so bisection on its sign finds the minimizer to adjacent doubles.
+    /// solved by [`argmin_abs_quad`]; with κ_i ≠ 0 and C_w, C_θ > 0 (per-block totals),
+    /// P_i(w) = max_θ F_i(w, θ) is convex with right derivative Σπ sign⁺(w − u) + 2C_w(w − c_w) +
+    /// κ_i θ_br(w) (Danskin; θ_br is unique because C_θ > 0), so bisection on its sign finds the
+    /// minimizer to adjacent doubles.
     fn direct_saddle(&self, obj: &Objective) -> Option<Result<(Vec<f64>, Vec<f64>)>> {
         let d = self.d();
-        let cr = obj.reg.total();
-        if cr == 0.0 && self.kappa.iter().any(|&k| k != 0.0) {
+        let (crw, crt) = (obj.reg.total_w(), obj.reg.total_theta());
+        if (crw == 0.0 || crt == 0.0) && self.kappa.iter().any(|&k| k != 0.0) {
             return None;
         }
         let (lw, hw) = box_bounds(&self.domain_w).expect("validated box");
         let (lt, ht) = box_bounds(&self.domain_theta).expect("validated box");
-        let centers = obj.reg.centers();
+        let (center_w, center_t) = (obj.reg.center_w(), obj.reg.center_theta());
         let total: f64 = obj.data.weights.iter().sum();
         let mut w = vec![0.0; d];
         let mut th = vec![0.0; d];
         for i in 0..d {
             let us: Vec<f64> = obj.data.points.iter().map(|x| x[i]).collect();
             let vs: Vec<f64> = obj.data.points.iter().map(|x| x[d + i]).collect();
-            let (cw, ct) = centers.as_ref().map_or((0.0, 0.0), |(a, b)| (a[i], b[i]));
+            let cw = center_w.as_ref().map_or(0.0, |a| a[i]);
+            let ct = center_t.as_ref().map_or(0.0, |b| b[i]);
             let k = self.kappa[i];
             let theta_br =
-                |wi: f64| argmin_abs_quad(&vs, &obj.data.weights, -k * wi, cr, ct, lt[i], ht[i]);
+                |wi: f64| argmin_abs_quad(&vs, &obj.data.weights, -k * wi, crt, ct, lt[i], ht[i]);
             if k == 0.0 {
-                w[i] = argmin_abs_quad(&us, &obj.data.weights, 0.0, cr, cw, lw[i], hw[i]);
+                w[i] = argmin_abs_quad(&us, &obj.data.weights, 0.0, crw, cw, lw[i], hw[i]);
                 th[i] = theta_br(0.0);
                 continue;
             }
@@ -285,7 +288,7 @@ impl SaddleFn for AbsSeparable {
                     .filter(|(u, _)| **u <= wi)
                     .map(|(_, p)| p)
                     .sum();
-                (2.0 * le - total) + 2.0 * cr * (wi - cw) + k * theta_br(wi)
+                (2.0 * le - total) + 2.0 * crw * (wi - cw) + k * theta_br(wi)
             };
             let (mut a, mut b) = (lw[i], hw[i]);
             if right_deriv(a) >= 0.0 {

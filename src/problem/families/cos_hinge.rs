@@ -66,7 +66,7 @@ impl CosHinge {
     }
 
     fn unregularized(obj: &Objective) -> Result<()> {
-        if obj.reg.total() > 0.0 {
+        if obj.reg.total_w() > 0.0 || obj.reg.total_theta() > 0.0 {
             return Err(Error::Unsupported(
                 "cos_hinge has closed-form best responses only without regularization".into(),
             ));

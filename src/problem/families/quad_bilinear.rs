@@ -16,6 +16,7 @@ use crate::linalg::{self, Matrix};
 use crate::problem::saddle::{
     weighted_point_mean, Constants, GradSink, Mixture, Objective, OperatorKernel, SaddleFn,
 };
+use crate::problem::Rows;
 use serde::{Deserialize, Serialize};
 
 /// The data-affine quadratic–bilinear family.
@@ -166,27 +167,31 @@ impl QuadBilinear {
     }
 
     /// The saddle operator of F as an affine map z ↦ M z + q (used by the VI view and by tests):
-    /// M = [[(α + 2C_r) I, C], [−Cᵀ, (γ + 2C_r) I]], q = [A x̄ − 2C_r c_w; B x̄ − 2C_r c_θ].
+    /// M = [[(α + 2C_w) I, C], [−Cᵀ, (γ + 2C_θ) I]], q = [A x̄ − 2C_w c_w; B x̄ − 2C_θ c_θ]
+    /// (per-block regularizer totals C_w, C_θ and centres c_w, c_θ; C_w = C_θ = C_r for BGM23's
+    /// terms).
     pub fn affine_operator(&self, obj: &Objective) -> (Matrix, Vec<f64>) {
         let (dw, dt) = (self.dim_w(), self.dim_theta());
-        let cr = obj.reg.total();
+        let (crw, crt) = (obj.reg.total_w(), obj.reg.total_theta());
         let xbar = obj.data.mean();
         let mut m = Matrix::zeros(dw + dt, dw + dt);
         for i in 0..dw {
-            m.set(i, i, self.alpha + 2.0 * cr);
+            m.set(i, i, self.alpha + 2.0 * crw);
             for j in 0..dt {
                 m.set(i, dw + j, self.coupling.get(i, j));
                 m.set(dw + j, i, -self.coupling.get(i, j));
             }
         }
         for j in 0..dt {
-            m.set(dw + j, dw + j, self.gamma + 2.0 * cr);
+            m.set(dw + j, dw + j, self.gamma + 2.0 * crt);
         }
         let mut qw = self.a_map.matvec(&xbar);
         let mut qt = self.b_map.matvec(&xbar);
-        if let Some((cw, ct)) = obj.reg.centers() {
-            linalg::axpy(-2.0 * cr, &cw, &mut qw);
-            linalg::axpy(-2.0 * cr, &ct, &mut qt);
+        if let Some(cw) = obj.reg.center_w() {
+            linalg::axpy(-2.0 * crw, &cw, &mut qw);
+        }
+        if let Some(ct) = obj.reg.center_theta() {
+            linalg::axpy(-2.0 * crt, &ct, &mut qt);
         }
         (m, linalg::concat(&qw, &qt))
     }
@@ -356,7 +361,7 @@ impl SaddleFn for QuadBilinear {
     /// a coordinate selector such as the data-affine layout's [I 0], A x_i read off by indexing
     /// (equal to the dense product: the other terms are exact zeros). The additions are made in
     /// `grad`'s order, so each per-point gradient has `grad`'s value.
-    fn grad_each(&self, w: &[f64], theta: &[f64], xs: &[Vec<f64>], each: &mut GradSink<'_>) {
+    fn grad_each(&self, w: &[f64], theta: &[f64], xs: &Rows, each: &mut GradSink<'_>) {
         let cth = self.coupling.matvec(theta);
         let ctw = self.coupling.matvec_t(w);
         let sel_a = selector(&self.a_map);
@@ -441,15 +446,15 @@ impl SaddleFn for QuadBilinear {
         }
     }
     fn best_theta(&self, ws: &[(f64, Vec<f64>)], obj: &Objective) -> Result<Vec<f64>> {
-        // Σ_k ρ_k F(w_k, θ) = ⟨Cᵀw̄ − B x̄, θ⟩ − (γ/2)‖θ‖² − C_r‖θ − c_θ‖² + const.
+        // Σ_k ρ_k F(w_k, θ) = ⟨Cᵀw̄ − B x̄, θ⟩ − (γ/2)‖θ‖² − C_θ‖θ − c_θ‖² + const.
         let wbar = weighted_point_mean(ws);
         let xbar = obj.data.mean();
         let mut lin = self.coupling.matvec_t(&wbar);
         linalg::axpy(-1.0, &self.b_map.matvec(&xbar), &mut lin);
-        let cr = obj.reg.total();
+        let cr = obj.reg.total_theta();
         let kappa = self.gamma + 2.0 * cr;
         if kappa > 0.0 {
-            if let Some((_, ct)) = obj.reg.centers() {
+            if let Some(ct) = obj.reg.center_theta() {
                 linalg::axpy(2.0 * cr, &ct, &mut lin);
             }
             Ok(self.domain_theta.project(&linalg::scale(1.0 / kappa, &lin)))
@@ -458,16 +463,16 @@ impl SaddleFn for QuadBilinear {
         }
     }
     fn best_w(&self, thetas: &[(f64, Vec<f64>)], obj: &Objective) -> Result<Vec<f64>> {
-        // Σ_k ρ_k F(w, θ_k) = ⟨A x̄ + C θ̄, w⟩ + (α/2)‖w‖² + C_r‖w − c_w‖² + const.
+        // Σ_k ρ_k F(w, θ_k) = ⟨A x̄ + C θ̄, w⟩ + (α/2)‖w‖² + C_w‖w − c_w‖² + const.
         let tbar = weighted_point_mean(thetas);
         let xbar = obj.data.mean();
         let mut lin = self.a_map.matvec(&xbar);
         linalg::axpy(1.0, &self.coupling.matvec(&tbar), &mut lin);
-        let cr = obj.reg.total();
+        let cr = obj.reg.total_w();
         let kappa = self.alpha + 2.0 * cr;
         if kappa > 0.0 {
             let mut target = linalg::scale(-1.0, &lin);
-            if let Some((cw, _)) = obj.reg.centers() {
+            if let Some(cw) = obj.reg.center_w() {
                 linalg::axpy(2.0 * cr, &cw, &mut target);
             }
             Ok(self.domain_w.project(&linalg::scale(1.0 / kappa, &target)))
@@ -482,7 +487,9 @@ impl SaddleFn for QuadBilinear {
     /// its zero lies in W×Θ, that zero is the saddle point: one linear solve. Otherwise (a
     /// constraint is active, or M is singular) the generic certified solver runs.
     fn direct_saddle(&self, obj: &Objective) -> Option<Result<(Vec<f64>, Vec<f64>)>> {
-        if obj.reg.total() <= 0.0 && (self.alpha <= 0.0 || self.gamma <= 0.0) {
+        if self.alpha + 2.0 * obj.reg.total_w() <= 0.0
+            || self.gamma + 2.0 * obj.reg.total_theta() <= 0.0
+        {
             return None;
         }
         let (m, q) = self.affine_operator(obj);

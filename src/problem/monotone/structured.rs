@@ -302,13 +302,13 @@ impl Canon {
         };
         let d = self.diag.len();
         let mut s = self.diag.clone();
-        for i in 0..d {
+        for (i, si) in s.iter_mut().enumerate() {
             for j in 0..d {
                 if i != j && m.get(i, j) + m.get(j, i) != 0.0 {
                     return None;
                 }
             }
-            s[i] += m.get(i, i);
+            *si += m.get(i, i);
         }
         Some(s)
     }
