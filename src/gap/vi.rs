@@ -242,7 +242,8 @@ pub fn weak_vi_gap_mc(
             ));
         }
     }
-    let m = op.constants(&data.points)?.bound;
+    let support: Vec<Vec<f64>> = data.points.iter().map(<[f64]>::to_vec).collect();
+    let m = op.constants(&support)?.bound;
     let n = samples.len() as f64;
     let mut zbar = vec![0.0; d];
     for z in samples {
