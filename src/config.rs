@@ -402,52 +402,7 @@ pub fn prepare_unlimited(
 ) -> Result<Prepared> {
     let f = cfg.problem.build()?;
     let seed = seed_override.or(cfg.seed).unwrap_or(0);
-    let (s, dist) = match &cfg.data {
-        DataSpec::Points { points } => (Dataset::new(points.clone())?, None),
-        DataSpec::Uniform { uniform, n } => {
-            let (lo, hi) = (finite("data.uniform.lo", uniform.lo)?, uniform.hi);
-            if !(hi.is_finite() && hi > lo) {
-                return Err(invalid(
-                    "data.uniform.hi",
-                    format!("must be finite and > lo = {lo}, got {hi}"),
-                ));
-            }
-            if uniform.dim == 0 {
-                return Err(invalid("data.uniform.dim", "must be ≥ 1"));
-            }
-            if *n == 0 {
-                return Err(invalid("data.n", "must be ≥ 1"));
-            }
-            let mut st = Stream::new(seed, "data/sample");
-            // Row-major: coordinate j of point i is the (i·dim + j)-th uniform.
-            let values = (0..n.saturating_mul(uniform.dim))
-                .map(|_| lo + (hi - lo) * st.uniform())
-                .collect();
-            let points = crate::problem::Rows::from_flat(values, uniform.dim)?;
-            (Dataset::from_rows(points)?, None)
-        }
-        DataSpec::Distribution { distribution, n } => {
-            let d = FiniteDist::new(distribution.atoms.clone(), distribution.probs.clone())
-                .map_err(|e| crate::problem::spec::rename(e, "data.distribution"))?;
-            if *n == 0 {
-                return Err(invalid("data.n", "must be ≥ 1"));
-            }
-            // The uniforms of "data/sample" in order, mapped by inverse CDF in blocks (the
-            // values of `d.sample_indices` on all n uniforms at once, without holding them).
-            let mut st = Stream::new(seed, "data/sample");
-            // The rows go straight into the dataset's one row-major array.
-            let mut points = crate::problem::Rows::with_capacity(*n, d.atoms[0].len());
-            let mut left = *n;
-            while left > 0 {
-                let u = st.uniforms(left.min(1 << 12));
-                left -= u.len();
-                for j in d.sample_indices(&u)? {
-                    points.push(&d.atoms[j])?;
-                }
-            }
-            (Dataset { points }, Some(d))
-        }
-    };
+    let (s, dist) = dataset_of(&cfg.data, seed)?;
     if s.point_dim() != f.point_dim() {
         return Err(invalid(
             "data",
@@ -648,6 +603,57 @@ pub fn prepare_unlimited(
     })
 }
 
+/// The dataset of a configuration's `data` (and the distribution it was drawn from, if any);
+/// random draws use the stream labelled `data/sample` of `seed`.
+pub fn dataset_of(data: &DataSpec, seed: u64) -> Result<(Dataset, Option<FiniteDist>)> {
+    Ok(match data {
+        DataSpec::Points { points } => (Dataset::new(points.clone())?, None),
+        DataSpec::Uniform { uniform, n } => {
+            let (lo, hi) = (finite("data.uniform.lo", uniform.lo)?, uniform.hi);
+            if !(hi.is_finite() && hi > lo) {
+                return Err(invalid(
+                    "data.uniform.hi",
+                    format!("must be finite and > lo = {lo}, got {hi}"),
+                ));
+            }
+            if uniform.dim == 0 {
+                return Err(invalid("data.uniform.dim", "must be ≥ 1"));
+            }
+            if *n == 0 {
+                return Err(invalid("data.n", "must be ≥ 1"));
+            }
+            let mut st = Stream::new(seed, "data/sample");
+            // Row-major: coordinate j of point i is the (i·dim + j)-th uniform.
+            let values = (0..n.saturating_mul(uniform.dim))
+                .map(|_| lo + (hi - lo) * st.uniform())
+                .collect();
+            let points = crate::problem::Rows::from_flat(values, uniform.dim)?;
+            (Dataset::from_rows(points)?, None)
+        }
+        DataSpec::Distribution { distribution, n } => {
+            let d = FiniteDist::new(distribution.atoms.clone(), distribution.probs.clone())
+                .map_err(|e| crate::problem::spec::rename(e, "data.distribution"))?;
+            if *n == 0 {
+                return Err(invalid("data.n", "must be ≥ 1"));
+            }
+            // The uniforms of "data/sample" in order, mapped by inverse CDF in blocks (the
+            // values of `d.sample_indices` on all n uniforms at once, without holding them).
+            let mut st = Stream::new(seed, "data/sample");
+            // The rows go straight into the dataset's one row-major array.
+            let mut points = crate::problem::Rows::with_capacity(*n, d.atoms[0].len());
+            let mut left = *n;
+            while left > 0 {
+                let u = st.uniforms(left.min(1 << 12));
+                left -= u.len();
+                for j in d.sample_indices(&u)? {
+                    points.push(&d.atoms[j])?;
+                }
+            }
+            (Dataset { points }, Some(d))
+        }
+    })
+}
+
 /// The explicit form of `noisy_sgda`'s parameters: [`Sgda`] with T = `steps`, m = `batch`
 /// (indices with replacement), η = `eta`, σ = `sigma` (no privacy calibration, so no ledger), or
 /// `None` when none of the four is given (the Thm 21 schedule). Errors name the field: a missing
@@ -791,4 +797,316 @@ pub fn check_sizes(cfg: &RunConfig) -> Result<()> {
         }
     }
     Ok(())
+}
+
+// ------------------------------------------------------------------------------------------
+// Variational-inequality runs: `dpsaddle run extragradient | operator_extrapolation`.
+
+/// The VI algorithms `dpsaddle run` knows (their configs name an `operator`, not a `problem`).
+pub const VI_ALGORITHMS: &[&str] = &["extragradient", "operator_extrapolation"];
+
+/// The monotone operator of a VI configuration.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "family", rename_all = "snake_case", deny_unknown_fields)]
+pub enum OperatorSpec {
+    /// G(z; x) = Mz + x on Z ([`crate::problem::AffineOp`]; monotone iff M + Mᵀ ⪰ 0).
+    Affine {
+        /// M (d × d, rows).
+        m: Vec<Vec<f64>>,
+        /// Z.
+        domain: crate::geometry::Domain,
+    },
+    /// The saddle operator [∇_w f, −∇_θ f] of a saddle problem on W×Θ.
+    Saddle {
+        /// The problem, as in a saddle-point config.
+        problem: ProblemSpec,
+    },
+}
+
+/// A VI run configuration: `{"operator": {...}, "data": {...}, "params": {...}, "seed": 7}`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ViRunConfig {
+    /// The operator G(·; x) and its domain Z.
+    pub operator: OperatorSpec,
+    /// The data (as in [`RunConfig`]).
+    pub data: DataSpec,
+    /// Algorithm parameters.
+    #[serde(default)]
+    pub params: Value,
+    /// Master seed (the command line's --seed overrides it).
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+/// `extragradient` parameters (BG23 Algorithm 1).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EgParams {
+    steps: usize,
+    #[serde(default)]
+    step: Option<f64>,
+    #[serde(default)]
+    step_list: Option<Vec<f64>>,
+    #[serde(default = "full_batch")]
+    batch: crate::sampling::BatchRule,
+    #[serde(default)]
+    sigma: f64,
+    #[serde(default = "extrapolated")]
+    averaging: crate::algorithms::extragradient::Averaging,
+    #[serde(default)]
+    start: Option<Vec<f64>>,
+    #[serde(default)]
+    operator_bound: Option<f64>,
+    #[serde(default)]
+    delta: Option<f64>,
+}
+
+/// `operator_extrapolation` parameters (BG23 Algorithm 3).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OeParams {
+    gamma: f64,
+    #[serde(default = "one")]
+    kappa: f64,
+    #[serde(default)]
+    iterations: Option<usize>,
+    #[serde(default)]
+    nu: Option<f64>,
+    #[serde(default)]
+    max_iterations: Option<usize>,
+    #[serde(default = "full_batch")]
+    batch: crate::sampling::BatchRule,
+    #[serde(default)]
+    sigma: f64,
+    #[serde(default)]
+    start: Option<Vec<f64>>,
+    #[serde(default)]
+    operator_bound: Option<f64>,
+    #[serde(default)]
+    delta: Option<f64>,
+}
+
+fn full_batch() -> crate::sampling::BatchRule {
+    crate::sampling::BatchRule::Full
+}
+
+fn extrapolated() -> crate::algorithms::extragradient::Averaging {
+    crate::algorithms::extragradient::Averaging::Extrapolated
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+/// Parse a VI configuration, naming the offending field on error.
+pub fn parse_vi(text: &str, path: &str) -> Result<ViRunConfig> {
+    serde_json::from_str(text).map_err(|e| {
+        let near = key_before(text, e.line(), e.column())
+            .map_or(String::new(), |k| format!(" (at field `{k}`)"));
+        Error::Json {
+            path: path.to_string(),
+            msg: format!("{e}{near}"),
+        }
+    })
+}
+
+/// The size limits of [`check_sizes`] for a VI configuration.
+pub fn check_vi_sizes(cfg: &ViRunConfig) -> Result<()> {
+    let problem = match &cfg.operator {
+        OperatorSpec::Saddle { problem } => problem.clone(),
+        // Reuse the saddle checks on a stand-in problem: only `data` and `params` are read.
+        OperatorSpec::Affine { m, .. } => {
+            let big = m.iter().flatten().fold(0.0f64, |a, v| {
+                a.max(if v.is_finite() {
+                    v.abs()
+                } else {
+                    f64::INFINITY
+                })
+            });
+            if big > MAX_RUN_COEFFICIENT {
+                return Err(invalid(
+                    "operator.m",
+                    format!(
+                        "a number of magnitude {big} exceeds the limit MAX_RUN_COEFFICIENT = 1e6"
+                    ),
+                ));
+            }
+            ProblemSpec::lin_box(0.5)
+        }
+    };
+    let mut params = cfg.params.clone();
+    if let Some(o) = params.as_object_mut() {
+        if let Some(v) = o.get("max_iterations").cloned() {
+            o.insert("iterations".into(), v);
+        }
+    }
+    check_sizes(&RunConfig {
+        problem,
+        data: cfg.data.clone(),
+        params,
+        seed: cfg.seed,
+    })
+}
+
+/// Run a VI algorithm on a VI configuration; with `tape`, every draw is recorded and returned
+/// under `noise_tape`. The JSON has the output `z` (and `w`, `theta` for a saddle operator),
+/// the evaluation counts (total and per point), the ν-certificate ⟨F_S(z), z⟩ + σ_Z(−F_S(z)) of
+/// the empirical operator at z (BG23 (5.1)), the closed-form VI gap sup_u ⟨F_S(u), z − u⟩ where
+/// the family has one (else null), the ledger (σ > 0) and the diagnostics.
+///
+/// The ledger's operator bound M is `params.operator_bound` if given, else the family's
+/// [`crate::problem::MonotoneOp::constants`] over the data; a family without closed-form
+/// constants needs it in the config (the error names `params.operator_bound`).
+pub fn run_vi_with(
+    algorithm: &str,
+    cfg: &ViRunConfig,
+    seed_override: Option<u64>,
+    tape: bool,
+) -> Result<Value> {
+    use crate::algorithms::extragradient::Extragradient;
+    use crate::algorithms::operator_extrapolation::{OeStop, OperatorExtrapolation};
+    use crate::algorithms::vi::{StepSchedule, ViAlgorithm};
+    use crate::problem::monotone::{stampacchia_gap, SaddleOperator};
+    use crate::problem::{AffineOp, Mixture, MonotoneOp};
+    check_vi_sizes(cfg)?;
+    let seed = seed_override.or(cfg.seed).unwrap_or(0);
+    let (s, _) = dataset_of(&cfg.data, seed)?;
+    let affine;
+    let saddle_f;
+    let saddle_op;
+    let (op, dim_w): (&dyn MonotoneOp, Option<usize>) = match &cfg.operator {
+        OperatorSpec::Affine { m, domain } => {
+            let m = crate::linalg::Matrix::from_rows(m.clone())
+                .map_err(|e| crate::problem::spec::rename(e, "operator.m"))?;
+            affine = AffineOp::new(m, domain.clone())
+                .map_err(|e| crate::problem::spec::rename(e, "operator"))?;
+            (&affine, None)
+        }
+        OperatorSpec::Saddle { problem } => {
+            saddle_f = problem.build()?;
+            saddle_op = SaddleOperator::new(saddle_f.as_ref());
+            (&saddle_op, Some(saddle_f.dim_w()))
+        }
+    };
+    if s.point_dim() != op.point_dim() {
+        return Err(invalid(
+            "data",
+            format!(
+                "points have length {}, the operator expects {}",
+                s.point_dim(),
+                op.point_dim()
+            ),
+        ));
+    }
+    let bound = |given: Option<f64>, sigma: f64| -> Result<Option<f64>> {
+        if sigma > 0.0 {
+            crate::algorithms::vi::operator_bound_for(given, op, &s)
+                .map(Some)
+                .map_err(|e| crate::problem::spec::rename(e, "params"))
+        } else {
+            Ok(given)
+        }
+    };
+    let start_or = |v: &Option<Vec<f64>>| v.clone().unwrap_or_else(|| op.domain().center());
+    let alg: Box<dyn ViAlgorithm> =
+        match algorithm {
+            "extragradient" => {
+                let p: EgParams = params(&cfg.params)?;
+                let schedule =
+                    match (p.step, p.step_list) {
+                        (Some(g), None) => StepSchedule::Constant(g),
+                        (None, Some(v)) => StepSchedule::List(v),
+                        _ => return Err(invalid(
+                            "params.step",
+                            "give exactly one of `step` (constant γ) and `step_list` (γ_1..γ_T)",
+                        )),
+                    };
+                let mut a = Extragradient::new(
+                    p.steps,
+                    schedule,
+                    start_or(&p.start),
+                    p.batch,
+                    p.sigma,
+                    p.averaging,
+                )
+                .map_err(|e| crate::problem::spec::rename(e, "params"))?;
+                a.operator_bound = bound(p.operator_bound, p.sigma)?;
+                let _ = p.delta;
+                a.validate(op, s.len())
+                    .map_err(|e| crate::problem::spec::rename(e, "params"))?;
+                Box::new(a)
+            }
+            "operator_extrapolation" => {
+                let p: OeParams = params(&cfg.params)?;
+                let stop =
+                    match (p.iterations, p.nu, p.max_iterations) {
+                        (Some(t), None, None) => OeStop::Iterations(t),
+                        (None, Some(nu), Some(max_iterations)) => {
+                            OeStop::Certificate { nu, max_iterations }
+                        }
+                        _ => return Err(invalid(
+                            "params.iterations",
+                            "give `iterations` (a fixed count) or both `nu` and `max_iterations` \
+                         (the certificate stop), not both",
+                        )),
+                    };
+                let mut a = OperatorExtrapolation::new(
+                    p.gamma,
+                    p.kappa,
+                    stop,
+                    start_or(&p.start),
+                    p.batch,
+                    p.sigma,
+                )
+                .map_err(|e| crate::problem::spec::rename(e, "params"))?;
+                a.operator_bound = bound(p.operator_bound, p.sigma)?;
+                let _ = p.delta;
+                a.validate(op, s.len())
+                    .map_err(|e| crate::problem::spec::rename(e, "params"))?;
+                Box::new(a)
+            }
+            other => {
+                return Err(invalid(
+                    "algorithm",
+                    format!(
+                        "unknown VI algorithm `{other}`; known: {}",
+                        VI_ALGORITHMS.join(", ")
+                    ),
+                ))
+            }
+        };
+    let mut noise = if tape {
+        NoiseSource::recording(seed)
+    } else {
+        NoiseSource::sample(seed)
+    };
+    let out = alg.run(op, &s, &mut noise)?;
+    let mix = Mixture::empirical(&s);
+    let cert = stampacchia_gap(op, &mix, &out.z);
+    let gap = op.vi_gap(&mix, &out.z).ok();
+    let (w, theta) = match dim_w {
+        Some(k) => {
+            let (w, t) = crate::linalg::split(&out.z, k);
+            (Some(w), Some(t))
+        }
+        None => (None, None),
+    };
+    Ok(json!({
+        "algorithm": algorithm,
+        "name": alg.name(),
+        "operator": cfg.operator,
+        "seed": seed,
+        "n": s.len(),
+        "z": out.z,
+        "w": w,
+        "theta": theta,
+        "evals": out.evals,
+        "evals_per_point": out.evals_per_point,
+        "nu_certificate": cert,
+        "vi_gap": gap,
+        "ledger": out.ledger,
+        "noise_tape": noise.tape(),
+        "info": out.info,
+    }))
 }

@@ -57,7 +57,9 @@ enum Cmd {
     /// Run one algorithm on one instance described by a JSON config.
     Run {
         /// regularized_saddle_point | output_perturbation | recursive_regularization (BGM23
-        /// Algorithm 1) | noisy_sgda | ldp_sgda | dp_gda
+        /// Algorithm 1) | noisy_sgda | ldp_sgda | dp_gda; on a VI config (an `operator` instead
+        /// of a `problem`): extragradient (BG23 Algorithm 1) | operator_extrapolation (BG23
+        /// Algorithm 3)
         algorithm: String,
         /// The JSON config (see fixtures/configs/).
         #[arg(long)]
@@ -265,13 +267,22 @@ fn privacy_text(v: &serde_json::Value) -> String {
 /// Add `"privacy"` to a run's JSON: the (ε, δ) its ledger achieves at δ (the `--delta` flag,
 /// else the config's `params.delta`, else 1e-5), with the accountant that priced it.
 fn run_privacy(
-    mut v: serde_json::Value,
+    v: serde_json::Value,
     cfg: &config::RunConfig,
+    delta: Option<f64>,
+) -> Result<serde_json::Value, Error> {
+    run_privacy_params(v, &cfg.params, delta)
+}
+
+/// [`run_privacy`] with the config's `params` (saddle or VI configs).
+fn run_privacy_params(
+    mut v: serde_json::Value,
+    params: &serde_json::Value,
     delta: Option<f64>,
 ) -> Result<serde_json::Value, Error> {
     use dpsaddle::privacy::accountant::{price_run_ledger, PLD_DEFAULT_BUDGET};
     let delta = delta
-        .or_else(|| cfg.params.get("delta").and_then(|d| d.as_f64()))
+        .or_else(|| params.get("delta").and_then(|d| d.as_f64()))
         .unwrap_or(1e-5);
     if v["ledger"].is_null() {
         v["privacy"] = serde_json::json!({
@@ -303,6 +314,63 @@ fn run_privacy_text(p: &serde_json::Value) -> String {
         s += &format!("               of δ, {t:e} pays for truncating multiplicities\n");
     }
     s
+}
+
+/// `dpsaddle run` of a VI algorithm on a VI config: the output z, the evaluation counts, the
+/// ν-certificate and closed-form VI gap at z, the ledger (σ > 0) and its privacy statement.
+#[allow(clippy::too_many_arguments)]
+fn run_vi_cmd(
+    algorithm: &str,
+    text: &str,
+    path: &std::path::Path,
+    seed: Option<u64>,
+    json: bool,
+    privacy_only: bool,
+    delta: Option<f64>,
+    tape: bool,
+) -> ExitCode {
+    let cfg = match config::parse_vi(text, &path.display().to_string()) {
+        Ok(c) => c,
+        Err(e) => return bad(e),
+    };
+    let v = match config::run_vi_with(algorithm, &cfg, seed, tape)
+        .and_then(|v| run_privacy_params(v, &cfg.params, delta))
+    {
+        Ok(v) => v,
+        Err(e) => return bad(e),
+    };
+    if privacy_only {
+        if json {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&v["privacy"]).expect("serializable")
+            );
+        } else {
+            print!("{}", run_privacy_text(&v["privacy"]));
+        }
+    } else if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&v).expect("serializable")
+        );
+    } else {
+        println!("algorithm      {}", v["name"]);
+        println!("n, seed        {}, {}", v["n"], v["seed"]);
+        println!("z              {}", v["z"]);
+        if !v["w"].is_null() {
+            println!("w, θ           {}, {}", v["w"], v["theta"]);
+        }
+        println!("ν-certificate  {}", v["nu_certificate"]);
+        println!("VI gap         {}", v["vi_gap"]);
+        println!("evaluations    {}", v["evals"]);
+        let per = v["evals_per_point"].as_array().map_or(0, Vec::len);
+        if per <= 20 {
+            println!("per point      {}", v["evals_per_point"]);
+        }
+        println!("ledger         {}", v["ledger"]);
+        print!("{}", run_privacy_text(&v["privacy"]));
+    }
+    ExitCode::SUCCESS
 }
 
 #[derive(Subcommand)]
@@ -486,6 +554,18 @@ fn main() -> ExitCode {
                     })
                 }
             };
+            if config::VI_ALGORITHMS.contains(&algorithm.as_str()) {
+                return run_vi_cmd(
+                    &algorithm,
+                    &text,
+                    &path,
+                    seed,
+                    json,
+                    privacy_only,
+                    delta,
+                    tape,
+                );
+            }
             let cfg = match config::parse(&text, &path.display().to_string()) {
                 Ok(c) => c,
                 Err(e) => return bad(e),

@@ -492,7 +492,7 @@ fn algorithm_setters_take_effect() {
     use dpsaddle::algorithms::ldp_sgda::LdpSgda;
     use dpsaddle::algorithms::noisy_sgda::NoisySgda;
     use dpsaddle::algorithms::recursive_regularization::{AempSpec, DistanceRule, Schedule};
-    use dpsaddle::algorithms::sgda::{Batch, Sgda};
+    use dpsaddle::algorithms::sgda::{BatchRule, Sgda};
     use dpsaddle::algorithms::{Algorithm, Diagnostics, Output, RecursiveRegularization};
     use dpsaddle::papers::Reading;
     use dpsaddle::problem::{Dataset, QuadBilinear, Regularizer};
@@ -561,7 +561,7 @@ fn algorithm_setters_take_effect() {
     .unwrap()
     .with_label_prefix("noisy-prefix/");
     all_prefixed(labels(&|n| noisy.run(&f, &s, n).unwrap()), "noisy-prefix/");
-    let sgda = Sgda::new(0.1, 5, vec![0.2], vec![-0.2], Batch::Full, 0.3).unwrap();
+    let sgda = Sgda::new(0.1, 5, vec![0.2], vec![-0.2], BatchRule::Full, 0.3).unwrap();
     let p = sgda.clone().with_label_prefix("sgda-prefix/");
     all_prefixed(labels(&|n| p.run(&f, &s, n).unwrap()), "sgda-prefix/");
 

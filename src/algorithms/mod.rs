@@ -12,9 +12,11 @@
 
 pub mod discrete_output_perturbation;
 pub mod dp_gda;
+pub mod extragradient;
 pub mod ldp_sgda;
 pub mod mode_of_halves;
 pub mod noisy_sgda;
+pub mod operator_extrapolation;
 pub mod output_perturbation;
 pub mod recursive_regularization;
 pub mod regularized_erm;
@@ -22,6 +24,7 @@ pub mod regularized_saddle;
 pub mod release_audit;
 pub mod release_noise;
 pub mod sgda;
+pub mod vi;
 
 pub use output_perturbation::OutputPerturbation;
 pub use recursive_regularization::{AempSpec, RecursiveRegularization, Schedule};
@@ -78,6 +81,8 @@ pub enum Diagnostics {
     DpGda(dp_gda::DpGdaDiagnostics),
     /// [`mode_of_halves::ModeOfHalves`].
     ModeOfHalves(mode_of_halves::ModeOfHalvesDiagnostics),
+    /// A [`vi::ViAlgorithm`] run on a saddle problem ([`vi::SaddleAdapter`]).
+    Vi(vi::ViDiagnostics),
 }
 
 impl Diagnostics {

@@ -9,6 +9,7 @@
 pub mod bgm23;
 pub mod core;
 pub mod core_vi_batch;
+pub mod core_vi_engine;
 pub mod core_vi_ops;
 pub mod core_vi_solve;
 pub mod kllw22;
@@ -349,6 +350,7 @@ pub fn registry() -> Vec<Claim> {
     v.extend(noise_ledger::claims());
     v.extend(release_audit::claims());
     v.extend(core_vi_batch::claims());
+    v.extend(core_vi_engine::claims());
     v
 }
 

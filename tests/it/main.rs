@@ -23,4 +23,5 @@ mod privacy_pld;
 mod privacy_rdp;
 mod rng_vectors;
 mod robust;
+mod vi_engine;
 mod vi_ops;
