@@ -49,7 +49,10 @@ fn time_runs(b: &mut criterion::Bencher<'_>, op: &dyn MonotoneOp, s: &Dataset, a
     b.iter_custom(|iters| {
         let (cpu0, wall0) = (thread_cpu(), Instant::now());
         for _ in 0..iters {
-            black_box(a.run(op, black_box(s), &mut NoiseSource::sample(7)).unwrap());
+            black_box(
+                a.run(op, black_box(s), &mut NoiseSource::sample(7))
+                    .unwrap(),
+            );
         }
         match (cpu0, thread_cpu()) {
             (Some(x), Some(y)) => y - x,
@@ -85,7 +88,9 @@ fn bench(c: &mut Criterion) {
         .map(|_| (0..D).map(|_| st.uniform() - 0.5).collect())
         .collect();
     let s = Dataset::new(shifts).expect("valid");
-    g.bench_function("dense_affine_d100_b100_T200", |b| time_runs(b, &dense, &s, &a));
+    g.bench_function("dense_affine_d100_b100_T200", |b| {
+        time_runs(b, &dense, &s, &a)
+    });
     g.finish();
 }
 

@@ -513,12 +513,15 @@ fn check_flavours(b: Budget) -> Result<Evidence> {
         )))
 }
 
+/// A coverage case: name, operator, data mixture, enumerated output distribution.
+type McCase = (String, Box<dyn MonotoneOp>, Mixture, Vec<ViOutput>);
+
 /// The output distributions of the coverage test: the flavours claim's seeded algorithm on RotIso
 /// (rotation, ball) and QB-SSP, and the two-point distribution ±β̂ on the unit ball under the
 /// constant operator G = 2β̂ (one atom), where gap_F is affine with slope of norm exactly M and the
 /// outputs span the whole diameter along it (the interval's least conservative case).
-fn mc_cases() -> Result<Vec<(String, Box<dyn MonotoneOp>, Mixture, Vec<ViOutput>)>> {
-    let mut v: Vec<(String, Box<dyn MonotoneOp>, Mixture, Vec<ViOutput>)> = Vec::new();
+fn mc_cases() -> Result<Vec<McCase>> {
+    let mut v: Vec<McCase> = Vec::new();
     for inst in [
         instances::vi_rot_iso_ball(2, true),
         instances::vi_qb_ssp(0.5, 0.5, 0.8),

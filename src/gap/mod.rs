@@ -125,7 +125,7 @@ pub fn weak_gap_bg23(
         return Err(invalid("seeds", "needs at least one seed"));
     }
     let total: f64 = seeds.iter().map(|s| s.0).sum();
-    if seeds.iter().any(|s| !(s.0 >= 0.0)) || (total - 1.0).abs() > 1e-9 {
+    if seeds.iter().any(|s| s.0.is_nan() || s.0 < 0.0) || (total - 1.0).abs() > 1e-9 {
         return Err(invalid(
             "seeds.weight",
             format!("must be ≥ 0 and sum to 1 (sum {total})"),

@@ -56,7 +56,7 @@ fn check_outputs(field: &str, outputs: &[ViOutput], dim: usize) -> Result<()> {
         return Err(invalid(field, "needs at least one output"));
     }
     let total: f64 = outputs.iter().map(|o| o.weight).sum();
-    if outputs.iter().any(|o| !(o.weight >= 0.0)) || (total - 1.0).abs() > 1e-9 {
+    if outputs.iter().any(|o| o.weight.is_nan() || o.weight < 0.0) || (total - 1.0).abs() > 1e-9 {
         return Err(invalid(
             format!("{field}.weight"),
             format!("must be ≥ 0 and sum to 1 (sum {total})"),
@@ -128,7 +128,7 @@ pub fn expected_empirical_vi_gap(
         return Err(invalid("runs", "needs at least one run"));
     }
     let total: f64 = runs.iter().map(|r| r.0).sum();
-    if runs.iter().any(|r| !(r.0 >= 0.0)) || (total - 1.0).abs() > 1e-9 {
+    if runs.iter().any(|r| r.0.is_nan() || r.0 < 0.0) || (total - 1.0).abs() > 1e-9 {
         return Err(invalid(
             "runs.weight",
             format!("must be ≥ 0 and sum to 1 (sum {total})"),
@@ -161,7 +161,7 @@ pub fn weak_vi_gap_bg23(op: &dyn MonotoneOp, data: &Mixture, seeds: &[SeedOutput
         return Err(invalid("seeds", "needs at least one seed"));
     }
     let total: f64 = seeds.iter().map(|s| s.weight).sum();
-    if seeds.iter().any(|s| !(s.weight >= 0.0)) || (total - 1.0).abs() > 1e-9 {
+    if seeds.iter().any(|s| s.weight.is_nan() || s.weight < 0.0) || (total - 1.0).abs() > 1e-9 {
         return Err(invalid(
             "seeds.weight",
             format!("must be ≥ 0 and sum to 1 (sum {total})"),

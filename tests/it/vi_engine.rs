@@ -372,7 +372,10 @@ fn example_vi_configs_run() {
     assert_eq!(v["ledger"]["event"]["self_composed"]["count"], 800);
     // An affine operator has no closed-form bound M here: a noisy run without it names the field.
     let mut cfg2 = cfg.clone();
-    cfg2.params.as_object_mut().unwrap().remove("operator_bound");
+    cfg2.params
+        .as_object_mut()
+        .unwrap()
+        .remove("operator_bound");
     match dpsaddle::config::run_vi_with("extragradient", &cfg2, None, false) {
         Err(Error::Invalid { field, .. }) => assert_eq!(field, "params.operator_bound"),
         other => panic!("{other:?}"),
