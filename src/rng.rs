@@ -303,8 +303,7 @@ impl Stream {
 pub fn ordered_sample_into(n: usize, out: &mut [usize], mut index: impl FnMut(usize) -> usize) {
     let m = out.len();
     debug_assert!(m <= n, "an ordered sample of {m} from {n} points");
-    let mut len = 0usize;
-    for j in n - m..n {
+    for (len, j) in (n - m..n).enumerate() {
         let t = index(j + 1);
         match out[..len].iter().position(|&v| v == t) {
             None => {
@@ -316,7 +315,6 @@ pub fn ordered_sample_into(n: usize, out: &mut [usize], mut index: impl FnMut(us
                 out[p + 1] = j;
             }
         }
-        len += 1;
     }
 }
 

@@ -337,3 +337,58 @@ pub fn uas_over_sequences(
         seeds: seeds.len(),
     })
 }
+
+#[cfg(test)]
+mod sequence_tests {
+    use super::*;
+    use crate::algorithms::sgda::{BatchRule, Sgda};
+    use crate::problem::QuadBilinear;
+
+    /// A randomized order-dependent algorithm: SGDA drawing one point without replacement per
+    /// step, T = 2, output (z_0 + z_1)/2 = −(η/2)·g(x_{i_1}) (no projection is active): only the
+    /// first drawn position matters. Over the seed set, the coupled distance for a neighbour
+    /// differing at position j is (η/2)‖x − x′‖ when i_1 = j and 0 otherwise, so the seed-averaged
+    /// supremum is (η/2)·max‖x − x′‖·max_j P(i_1 = j), P the frequency of the first index over the
+    /// seeds, read here from each seed's own draw (recipe step 9).
+    #[test]
+    fn seed_average_is_the_expectation_over_the_seed_set() {
+        let f = QuadBilinear::lin_box(0.0).unwrap();
+        let support = vec![vec![0.6, 0.8], vec![-0.6, -0.8]];
+        let eta = 0.1;
+        let rule = BatchRule::WithoutReplacement { m: 1 };
+        let alg = Sgda::new(eta, 2, vec![0.0], vec![0.0], rule, 0.0).unwrap();
+        let seeds: Vec<u64> = (0..10).collect();
+        let n = 3;
+        let rep = uas_over_sequences(&alg, &f, &support, n, &seeds).unwrap();
+        let mut freq = vec![0usize; n];
+        for &s in &seeds {
+            let i = NoiseSource::sample(s)
+                .distinct_indices("sgda/batch/step=1", 1, n)
+                .unwrap()[0];
+            freq[i] += 1;
+        }
+        let pmax = *freq.iter().max().unwrap() as f64 / seeds.len() as f64;
+        assert!(pmax < 1.0, "the seeds must not all draw one position");
+        let (dw, dt) = (eta / 2.0 * 1.2 * pmax, eta / 2.0 * 1.6 * pmax);
+        assert!((rep.delta_w - dw).abs() < 1e-14, "{} vs {dw}", rep.delta_w);
+        assert!(
+            (rep.delta_theta - dt).abs() < 1e-14,
+            "{} vs {dt}",
+            rep.delta_theta
+        );
+        assert!((rep.delta - dw.hypot(dt)).abs() < 1e-14, "{}", rep.delta);
+        assert_eq!(rep.pairs, 12, "2³ sequences × 3 positions, each pair once");
+        assert_eq!(rep.seeds, 10);
+    }
+
+    #[test]
+    fn refuses_what_it_cannot_enumerate() {
+        let f = QuadBilinear::lin_box(0.0).unwrap();
+        let alg = Sgda::new(0.1, 1, vec![0.0], vec![0.0], BatchRule::Full, 0.0).unwrap();
+        let two = vec![vec![0.6, 0.8], vec![-0.6, -0.8]];
+        assert!(uas_over_sequences(&alg, &f, &two, 3, &[]).is_err());
+        assert!(uas_over_sequences(&alg, &f, &two[..1], 3, &[1]).is_err());
+        assert!(uas_over_sequences(&alg, &f, &two, 0, &[1]).is_err());
+        assert!(uas_over_sequences(&alg, &f, &two, 40, &[1]).is_err());
+    }
+}

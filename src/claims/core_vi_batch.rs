@@ -105,11 +105,9 @@ pub fn claims() -> Vec<Claim> {
 /// Plain Floyd (the subset is uniform, the order is not): the negative control's sampler.
 fn floyd_unordered(n: usize, out: &mut [usize], mut index: impl FnMut(usize) -> usize) {
     let m = out.len();
-    let mut len = 0;
-    for j in n - m..n {
+    for (len, j) in (n - m..n).enumerate() {
         let t = index(j + 1);
         out[len] = if out[..len].contains(&t) { j } else { t };
-        len += 1;
     }
 }
 

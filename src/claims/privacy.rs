@@ -319,9 +319,21 @@ fn check_pld(b: Budget) -> Result<Evidence> {
             },
         };
         let mu = (k as f64).sqrt() / sigma;
+        // One profile per ledger, read at every ε (`Accountant::delta` is `profile(ledger).delta(ε)`
+        // after its argument checks: the same numbers; the accountant's own entry point is
+        // compared with the profile's value at the first ε, bit for bit).
+        let profile = acc.profile(&ledger)?;
+        let low_profile = low.profile(&ledger)?;
+        let via_accountant = acc.delta(&ledger, 0.25)?;
+        if via_accountant.to_bits() != profile.delta(0.25)?.to_bits() {
+            return Err(crate::error::invalid(
+                "PldAccountant::delta",
+                format!("{via_accountant} differs from its profile's δ(0.25)"),
+            ));
+        }
         for eps in [0.25, 0.5, 1.2345] {
             let exact = gdp::gdp_delta(mu, eps)?;
-            let d = acc.delta(&ledger, eps)?;
+            let d = profile.delta(eps)?;
             main.observe(exact, d, format!("exact ≤ PLD, σ={sigma} k={k} ε={eps}"));
             gap.observe(
                 d - exact,
@@ -329,7 +341,7 @@ fn check_pld(b: Budget) -> Result<Evidence> {
                 format!("PLD − exact ≤ 1e-3 exact, σ={sigma} k={k} ε={eps}"),
             );
             // Round-down discretization, evaluated directly (the Accountant refuses it).
-            let dl = low.profile(&ledger)?.delta(eps)?;
+            let dl = low_profile.delta(eps)?;
             ctrl.observe(
                 exact,
                 dl,

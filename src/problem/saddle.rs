@@ -540,6 +540,16 @@ pub trait SaddleFn: Sync {
             each(i, &gw, &gt);
         }
     }
+    /// Σ_j π_j f(w, θ; x_j), accumulated in index order from 0.0 as `v += π_j·f(w, θ; x_j)` (the
+    /// data part of [`objective_value`]). A family may override it to share the work that does
+    /// not depend on x; the override must return the same value bit for bit.
+    fn mixture_value(&self, w: &[f64], theta: &[f64], points: &Rows, weights: &[f64]) -> f64 {
+        let mut v = 0.0;
+        for (x, p) in points.iter().zip(weights) {
+            v += p * self.value(w, theta, x);
+        }
+        v
+    }
     /// An allocation-free per-sample [`OperatorKernel`] where the family has one (bit-identical
     /// to [`SaddleFn::grad`]); `None` (the default) means the dense path, [`DenseKernel`].
     /// Call it through [`crate::oracle::Oracle::kernel`] so that every sample is counted.
@@ -568,11 +578,7 @@ pub trait SaddleFn: Sync {
 
 /// F(w, θ) = Σ_j π_j f(w, θ; x_j) + regularizer, summed in index order.
 pub fn objective_value(f: &dyn SaddleFn, obj: &Objective, w: &[f64], theta: &[f64]) -> f64 {
-    let mut v = 0.0;
-    for (x, p) in obj.data.points.iter().zip(&obj.data.weights) {
-        v += p * f.value(w, theta, x);
-    }
-    v + obj.reg.value(w, theta)
+    f.mixture_value(w, theta, &obj.data.points, &obj.data.weights) + obj.reg.value(w, theta)
 }
 
 /// Validate an objective against a family's dimensions.

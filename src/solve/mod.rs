@@ -128,6 +128,9 @@ pub fn saddle_point_from(
     opts: &SolveOptions,
 ) -> Result<Certified> {
     validate_objective(f, obj)?;
+    // The joint modulus of the concatenated point: min(μ_w, μ_θ) over the blocks of a per-block
+    // regularizer (Ĝap ≥ (μ_w/2)‖w − w*‖² + (μ_θ/2)‖θ − θ*‖² ≥ (min/2)‖z − z*‖²); 2C for BGM23's
+    // equal-coefficient terms.
     let mu = obj.reg.modulus();
     let finish = |w: Vec<f64>,
                   theta: Vec<f64>,
