@@ -10,6 +10,7 @@ pub mod bgm23;
 pub mod core;
 pub mod core_vi_batch;
 pub mod core_vi_engine;
+pub mod core_vi_ops;
 pub mod core_vi_solve;
 pub mod kllw22;
 pub mod noise_ledger;
@@ -342,6 +343,7 @@ pub const VACUOUS_FACTOR: f64 = 10.0;
 pub fn registry() -> Vec<Claim> {
     let mut v = core::claims();
     v.extend(core_vi_solve::claims());
+    v.extend(core_vi_ops::claims());
     v.extend(bgm23::claims());
     v.extend(kllw22::claims());
     v.extend(privacy::claims());

@@ -7,8 +7,14 @@
 //! * [`strong_gap`]: E over the output distribution of Ĝap (BGM23 eq. (2)).
 //! * [`weak_gap`]: max_θ E[F(A_w, θ)] − min_w E[F(w, A_θ)] (BGM23 eq. (3)), the expectation inside.
 //!
+//! * [`weak_gap_bg23`]: BG23 eq. (1.4), E_A max_θ E_S[F(A_w, θ)] − … : the algorithm's randomness
+//!   outside (a finite seed set), the data expectation inside; ≥ [`weak_gap`] (Jensen).
+//! * [`vi`]: the VI gaps of a monotone operator (BG23 eqs. (1.1)–(1.2) and both weak flavours).
+//!
 //! An algorithm's output distribution is passed as weighted outputs (ρ_k, w_k, θ_k): exact when it
 //! comes from enumerating every dataset of a finite-support distribution (crate::exact).
+
+pub mod vi;
 
 use crate::error::{invalid, Result};
 use crate::problem::saddle::{objective_value, validate_objective, Objective, SaddleFn};
@@ -104,6 +110,32 @@ pub fn weak_gap(f: &dyn SaddleFn, obj: &Objective, outputs: &[WeightedOutput]) -
         dual += o.weight * objective_value(f, obj, &w_br, &o.theta);
     }
     Ok(primal - dual)
+}
+
+/// BG23 eq. (1.4)'s weak saddle-point gap, E_A sup_{x,y} E_S[f(x(S), y) − f(x, y(S))], with the
+/// algorithm's randomness a finite seed set: Σ_r ρ_r [`weak_gap`](outputs of seed r over S).
+/// `seeds` = [(ρ_r, the outputs of seed r with the probabilities of S)]. It is ≥ [`weak_gap`] of
+/// the joint outputs (a sum of maxima ≥ the maximum of the sum) and ≤ [`strong_gap`].
+pub fn weak_gap_bg23(
+    f: &dyn SaddleFn,
+    obj: &Objective,
+    seeds: &[(f64, Vec<WeightedOutput>)],
+) -> Result<f64> {
+    if seeds.is_empty() {
+        return Err(invalid("seeds", "needs at least one seed"));
+    }
+    let total: f64 = seeds.iter().map(|s| s.0).sum();
+    if seeds.iter().any(|s| s.0.is_nan() || s.0 < 0.0) || (total - 1.0).abs() > 1e-9 {
+        return Err(invalid(
+            "seeds.weight",
+            format!("must be ≥ 0 and sum to 1 (sum {total})"),
+        ));
+    }
+    let mut g = 0.0;
+    for (rho, outs) in seeds {
+        g += rho * weak_gap(f, obj, outs)?;
+    }
+    Ok(g)
 }
 
 /// The primal risk max_θ F(w, θ) − min_{w'} max_θ F(w', θ) (KLLW22 Definition 2), given a saddle

@@ -333,3 +333,143 @@ fn regularized_and_clamped_constants() {
         Err(dpsaddle::error::Error::Unsupported(_))
     ));
 }
+
+/// Brute force in d = 2: the max of φ(u) = ⟨Ḡ(u), z − u⟩ over a fine grid of the domain (box:
+/// a 401² grid; ball: 400 radii × 720 angles) is ≤ the closed form and within the grid's
+/// resolution of it.
+#[test]
+fn closed_form_gap_matches_grid_in_two_dimensions() {
+    use dpsaddle::problem::monotone::mean_operator;
+    for inst in [
+        instances::vi_rot_iso_ball(2, true),
+        instances::vi_rot_iso_ball(2, false),
+        instances::vi_rot_iso_box(2, true),
+        instances::vi_rot_iso_box(2, false),
+        instances::vi_diag_box(2),
+        instances::vi_const(2, 3),
+        instances::vi_qb_ssp(0.5, 0.5, 0.8),
+        instances::vi_qb_ssp(0.25, 1.0, -0.6),
+    ] {
+        let op = inst.op.as_ref();
+        let data = Mixture::population(&inst.dist);
+        let grid: Vec<Vec<f64>> = match op.domain() {
+            Domain::Ball { center, radius } => (0..=400)
+                .flat_map(|i| {
+                    (0..720).map(move |j| {
+                        let r = radius * i as f64 / 400.0;
+                        let a = std::f64::consts::PI * j as f64 / 360.0;
+                        vec![center[0] + r * a.cos(), center[1] + r * a.sin()]
+                    })
+                })
+                .collect(),
+            dom => {
+                let (lo, hi) = dpsaddle::problem::monotone::box_bounds(dom).unwrap();
+                (0..=400)
+                    .flat_map(|i| {
+                        let (lo, hi) = (lo.clone(), hi.clone());
+                        (0..=400).map(move |j| {
+                            vec![
+                                lo[0] + (hi[0] - lo[0]) * i as f64 / 400.0,
+                                lo[1] + (hi[1] - lo[1]) * j as f64 / 400.0,
+                            ]
+                        })
+                    })
+                    .collect()
+            }
+        };
+        for z in points(op.domain(), 77, 4) {
+            let g = op.vi_gap(&data, &z).unwrap();
+            let best = grid
+                .iter()
+                .map(|u| linalg::dot(&mean_operator(op, &data, u), &linalg::sub(&z, u)))
+                .fold(f64::NEG_INFINITY, f64::max);
+            assert!(best <= g + 1e-12, "{}: grid {best} > closed {g}", inst.name);
+            assert!(g - best <= 2e-3, "{}: closed {g} vs grid {best}", inst.name);
+        }
+    }
+}
+
+/// Higher d: the closed form inside the certified projected-gradient interval (the claims' check,
+/// here on RotIso d = 6 and the diagonal box d = 5).
+#[test]
+fn closed_form_gap_inside_certified_interval() {
+    use dpsaddle::claims::core_vi_ops::certified_gap_interval;
+    for inst in [
+        instances::vi_rot_iso_ball(6, false),
+        instances::vi_rot_iso_box(4, true),
+        instances::vi_diag_box(5),
+        instances::vi_const(3, 3),
+    ] {
+        let op = inst.op.as_ref();
+        let data = Mixture::population(&inst.dist);
+        for z in points(op.domain(), 78, 4) {
+            let g = op.vi_gap(&data, &z).unwrap();
+            let (lo, hi) = certified_gap_interval(op, &data, &z, 4000);
+            let tol = 1e-12 * (1.0 + g.abs());
+            assert!(
+                lo <= g + tol && g <= hi + tol,
+                "{}: {lo} ≤ {g} ≤ {hi}",
+                inst.name
+            );
+            assert!(hi - lo <= 1e-8, "{}: interval width {}", inst.name, hi - lo);
+        }
+    }
+}
+
+/// The saddle-point weak gap of BG23 eq. (1.4) (seeds outside) ≥ BGM23 eq. (3)'s (everything
+/// inside) ≤ strong, on LIN-box with a seed-randomized output.
+#[test]
+fn bg23_saddle_weak_gap_between_inside_and_strong() {
+    use dpsaddle::gap::{strong_gap, weak_gap, weak_gap_bg23, WeightedOutput};
+    use dpsaddle::problem::Objective;
+    let inst = instances::lin_box(0.5);
+    let obj = Objective::population(&inst.dist);
+    let seed = |s: f64| -> Vec<WeightedOutput> {
+        (0..3)
+            .map(|j| WeightedOutput {
+                weight: inst.dist.probs[j],
+                w: vec![(s * 0.25 + 0.1 * inst.dist.atoms[j][0]).clamp(-0.3, 0.3)],
+                theta: vec![(-s * 0.3 + 0.2 * inst.dist.atoms[j][1]).clamp(-0.4, 0.4)],
+            })
+            .collect()
+    };
+    let seeds = vec![(0.5, seed(1.0)), (0.5, seed(-1.0))];
+    let joint: Vec<WeightedOutput> = seeds
+        .iter()
+        .flat_map(|(r, o)| {
+            o.iter().map(move |w| WeightedOutput {
+                weight: r * w.weight,
+                ..w.clone()
+            })
+        })
+        .collect();
+    let f = inst.f.as_ref();
+    let inside = weak_gap(f, &obj, &joint).unwrap();
+    let bg = weak_gap_bg23(f, &obj, &seeds).unwrap();
+    let strong = strong_gap(f, &obj, &joint).unwrap();
+    assert!(
+        inside <= bg + 1e-12 && bg <= strong + 1e-12,
+        "{inside} {bg} {strong}"
+    );
+    assert!(
+        bg - inside > 1e-3,
+        "seeds outside must be strictly larger here"
+    );
+}
+
+#[test]
+fn vi_gap_functions_validate_inputs() {
+    use dpsaddle::gap::vi::{strong_vi_gap, weak_vi_gap_mc, ViOutput};
+    let inst = instances::vi_rot_iso_ball(2, true);
+    let op = inst.op.as_ref();
+    let data = Mixture::population(&inst.dist);
+    let bad = vec![ViOutput {
+        weight: 0.5,
+        z: vec![0.0, 0.0],
+    }];
+    assert!(strong_vi_gap(op, &data, &bad).is_err());
+    let samples = vec![vec![0.0, 0.0], vec![5.0, 0.0]];
+    let e = weak_vi_gap_mc(op, &data, &samples, 2.0, 0.1).unwrap_err();
+    assert!(format!("{e}").contains("samples[1]"));
+    assert!(weak_vi_gap_mc(op, &data, &samples[..1], 2.0, 1.5).is_err());
+}
