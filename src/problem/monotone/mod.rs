@@ -333,9 +333,22 @@ impl MonotoneOp for AffineOp {
         let gu = self.eval(&u, &q);
         Ok(linalg::dot(&gu, &linalg::sub(z, &u)))
     }
-    // `constants` stays the trait's default (`Unsupported`): the engine's configs require an
-    // explicit operator bound for AffineOp. Its exact constants are those of its affine form:
-    // `op.affine_form().unwrap().constants(support)`.
+    /// Those of its [`MonotoneOp::affine_form`] (exact where M is aI + bJ or diagonal, else
+    /// `Unsupported`).
+    fn constants(&self, support: &[Vec<f64>]) -> Result<OpConstants> {
+        DataAffineOp::new(
+            self.domain.clone(),
+            self.m.rows,
+            vec![StructMat::Dense(self.m.clone())],
+            vec![],
+            DataMap::Block {
+                offset: 0,
+                scale: 1.0,
+            },
+            None,
+        )?
+        .constants(support)
+    }
     fn affine_form(&self) -> Option<DataAffineOp> {
         DataAffineOp::new(
             self.domain.clone(),
