@@ -538,15 +538,10 @@ mod tests {
     use super::*;
     use crate::rng::Stream;
 
-    fn bits(v: &[f64]) -> Vec<u64> {
-        v.iter().map(|x| x.to_bits()).collect()
-    }
-
-    /// `mixture_value` equals the default Σ π_j·value(x_j) bit for bit: block, index and dense
-    /// maps, α, γ ≠ 0, data with ±0 entries.
-    #[test]
-    fn mixture_value_matches_value_sum_bitwise() {
-        let mut st = Stream::new(4, "test/quad_bilinear/mixture_value");
+    /// The three data layouts on unit balls of ℝ³ × ℝ² with 5-coordinate data and a random
+    /// coupling C drawn from `st`: block selectors (`data_affine`), index selectors, and a dense
+    /// map (the index map with one extra entry).
+    fn three_layouts(st: &mut Stream) -> [QuadBilinear; 3] {
         let ball = |d: usize| Domain::Ball {
             center: vec![0.0; d],
             radius: 1.0,
@@ -578,6 +573,20 @@ mod tests {
         .unwrap();
         a.set(1, 3, -0.25);
         let dense = QuadBilinear::new(ball(dw), ball(dt), a, b, c, 1.0, 0.0).unwrap();
+        [block, index, dense]
+    }
+
+    fn bits(v: &[f64]) -> Vec<u64> {
+        v.iter().map(|x| x.to_bits()).collect()
+    }
+
+    /// `mixture_value` equals the default Σ π_j·value(x_j) bit for bit: block, index and dense
+    /// maps, α, γ ≠ 0, data with ±0 entries.
+    #[test]
+    fn mixture_value_matches_value_sum_bitwise() {
+        let mut st = Stream::new(4, "test/quad_bilinear/mixture_value");
+        let (dw, dt) = (3, 2);
+        let [block, index, dense] = three_layouts(&mut st);
         for f in [&block, &index, &dense] {
             let n = 23;
             let values: Vec<f64> = (0..n * 5)
@@ -610,37 +619,8 @@ mod tests {
     #[test]
     fn kernel_matches_dense_operator_bitwise() {
         let mut st = Stream::new(3, "test/quad_bilinear/kernel");
-        let ball = |d: usize| Domain::Ball {
-            center: vec![0.0; d],
-            radius: 1.0,
-        };
         let (dw, dt) = (3, 2);
-        let mut c = Matrix::zeros(dw, dt);
-        for i in 0..dw {
-            for j in 0..dt {
-                c.set(i, j, st.uniform() - 0.5);
-            }
-        }
-        let block = QuadBilinear::data_affine(ball(dw), ball(dt), c.clone(), 0.3, 0.2).unwrap();
-        let mut a = Matrix::zeros(dw, 5);
-        let mut b = Matrix::zeros(dt, 5);
-        for (i, k) in [4, 0, 2].into_iter().enumerate() {
-            a.set(i, k, 1.0);
-        }
-        b.set(0, 1, 1.0);
-        b.set(1, 3, 1.0);
-        let index = QuadBilinear::new(
-            ball(dw),
-            ball(dt),
-            a.clone(),
-            b.clone(),
-            c.clone(),
-            0.0,
-            0.7,
-        )
-        .unwrap();
-        a.set(1, 3, -0.25);
-        let dense = QuadBilinear::new(ball(dw), ball(dt), a, b, c, 1.0, 0.0).unwrap();
+        let [block, index, dense] = three_layouts(&mut st);
         for f in [&block, &index, &dense] {
             let mut kernel = f.operator_kernel().unwrap();
             for trial in 0..20 {
