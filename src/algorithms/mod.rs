@@ -10,14 +10,18 @@
 //! struct per algorithm). The papers' schedules the algorithms run with (BGM23's λ, T, n′, D̂_t,
 //! α̂, η) are plain functions in [`crate::papers`].
 
+pub mod base_solvers;
 pub mod discrete_output_perturbation;
 pub mod dp_gda;
 pub mod extragradient;
 pub mod ldp_sgda;
 pub mod mode_of_halves;
+pub mod nispp;
 pub mod noisy_sgda;
+pub mod nseg;
 pub mod operator_extrapolation;
 pub mod output_perturbation;
+pub mod phased_output_perturbation;
 pub mod recursive_regularization;
 pub mod regularized_erm;
 pub mod regularized_saddle;

@@ -6,6 +6,7 @@
 //! comparison, which must be rejected. Tests, `dpsaddle verify`, `dpsaddle claims` and the crate
 //! map are all driven by [`registry`], so nothing is listed twice.
 
+pub mod bg23;
 pub mod bgm23;
 pub mod core;
 pub mod core_vi_batch;
@@ -16,6 +17,7 @@ pub mod kllw22;
 pub mod noise_ledger;
 pub mod privacy;
 pub mod release_audit;
+pub mod ztoh22;
 
 use crate::error::Result;
 use serde::{Deserialize, Serialize};
@@ -351,6 +353,8 @@ pub fn registry() -> Vec<Claim> {
     v.extend(release_audit::claims());
     v.extend(core_vi_batch::claims());
     v.extend(core_vi_engine::claims());
+    v.extend(bg23::claims());
+    v.extend(ztoh22::claims());
     v
 }
 

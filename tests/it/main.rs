@@ -2,6 +2,10 @@
 //! per paper plus the core, privacy, fixtures and command-line modules).
 
 mod architecture;
+mod bg23_gen;
+mod bg23_nispp;
+mod bg23_nseg;
+mod bg23_oelb;
 mod bgm23_noisy;
 mod bgm23_recursive;
 mod bgm23_section5;
@@ -26,3 +30,5 @@ mod robust;
 mod vi_engine;
 mod vi_ops;
 mod vi_solve;
+mod ztoh22_alg;
+mod ztoh22_anal;

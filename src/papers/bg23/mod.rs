@@ -74,3 +74,9 @@
 //! | eqs. (2.1)–(5.22), (A.1) | the other numbered displays | not yet implemented | — |
 
 pub mod calibration;
+pub mod generalization;
+pub mod lower_bounds;
+pub mod nispp;
+pub mod nseg;
+pub mod oe;
+pub mod stability;

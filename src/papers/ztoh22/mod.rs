@@ -51,4 +51,6 @@
 //! | Remark 4 | choice of the solver's parameters | not yet implemented | — |
 //! | Remark 5 | near-linear time | not yet implemented | — |
 
+pub mod bounds;
 pub mod calibration;
+pub mod schedules;

@@ -1,0 +1,1 @@
+//! Integration tests of one part of a paper (module name = the part).
