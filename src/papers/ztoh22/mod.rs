@@ -53,4 +53,5 @@
 
 pub mod bounds;
 pub mod calibration;
+pub mod instances;
 pub mod schedules;
