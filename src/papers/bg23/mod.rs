@@ -55,17 +55,17 @@
 //! | Prop 7 | privacy of sampled-with-replacement NSEG, σ_t² = 8M² log(1/η)/ε² | calibration: [`calibration::prop7_sigma`], [`calibration::prop7`] | `bg23.prop7_privacy` |
 //! | Thm 4 | excess risk of sampled-with-replacement NSEG (T = n²) | calibration: [`calibration::prop7`] (its schedule) | `bg23.prop7_privacy` |
 //! | Remark 2 | Thm 4's simplified bound | not yet implemented | — |
-//! | Algorithm 2 | NISPP | not yet implemented | — |
-//! | Prop 8 | NISPP's averaged iterate | not yet implemented | — |
-//! | Thm 5 | convergence of single-pass NISPP | not yet implemented | — |
-//! | Prop 9 | sensitivity 4M/(λ_kB_{k+1}) of NISPP's updates | calibration: the sensitivity in [`calibration::prop10`] | — |
-//! | Prop 10 | privacy of NISPP, σ²_{k+1} = 32M²/(λ_k²B²_{k+1})·ln(1/η)/ε² | calibration: [`calibration::prop10_sigma`], [`calibration::prop10`] | — |
-//! | Cor 2 | single-pass NISPP, B = n^{1/3} | calibration: [`calibration::cor2`] | — (erratum E-BG23-P5, tested in `tests/it/privacy_papers.rs`) |
-//! | Remark 3 | remarks on NISPP | not yet implemented | — |
-//! | Lemma 3 | stability of two NISPP trajectories | not yet implemented | — |
-//! | Thm 6 | uniform argument stability of sampled-with-replacement NISPP | not yet implemented | — |
-//! | Remark 4 | high-probability stability needs enough iterations | not yet implemented | — |
-//! | Thm 7 | multi-pass NISPP, K = n, B = √n | calibration: [`calibration::thm7`] | — |
+//! | Algorithm 2 | NISPP | [`crate::algorithms::nispp::Nispp`] (inner solvers [`crate::algorithms::nispp::InnerSolver`]) | `bg23.alg2`, `bg23.eq5_1`, `bg23.noise_ledger_nispp` |
+//! | Prop 8 | NISPP's averaged iterate | [`nispp::prop8_pathwise`], [`nispp::prop8_expected`] | `bg23.prop8` |
+//! | Thm 5 | convergence of single-pass NISPP | [`nispp::thm5_z0`], [`nispp::thm5_bound`] (literal and corrected Z₀, E-BG23-42) | — (formula only) |
+//! | Prop 9 | sensitivity 4M/(λ_kB_{k+1}) of NISPP's updates | [`nispp::prop9_sensitivity`], [`nispp::prop9_sharp`], [`nispp::release_sensitivity`] | `bg23.prop9` |
+//! | Prop 10 | privacy of NISPP, σ²_{k+1} = 32M²/(λ_k²B²_{k+1})·ln(1/η)/ε² | calibration: [`calibration::prop10_sigma`], [`calibration::prop10`] | `bg23.prop10` |
+//! | Cor 2 | single-pass NISPP, B = n^{1/3} | [`nispp::nispp_schedule`], [`nispp::policy`], [`nispp::cor2_terms`], [`calibration::cor2`] | `bg23.cor2` (E-BG23-40), `bg23.cor2_privacy` (E-BG23-P5) |
+//! | Remark 3 | OE count, ζ → ν, cost, non-DP policy | [`nispp::remark3_oe_count`], [`nispp::remark3_zeta`], [`oe::appb_count_corrected`], [`nispp::nispp_schedule`] | `bg23.remark3_oe_count` (E-BG23-43), `bg23.remark3_zeta_nu` (E-BG23-44), `bg23.remark3_cost` |
+//! | Lemma 3 | stability of two NISPP trajectories (and the sharper Lemma 3′) | [`nispp::lemma3_step`], [`nispp::lemma3_prime_step`] | `bg23.lemma3` |
+//! | Thm 6 | uniform argument stability of sampled-with-replacement NISPP | [`nispp::thm6_bound`], [`nispp::thm6_hp`] | `bg23.thm6` (E-BG23-41), `bg23.thm6_hp` |
+//! | Remark 4 | high-probability stability needs enough iterations | [`nispp::thm6_hp`] | `bg23.remark4` |
+//! | Thm 7 | multi-pass NISPP, K = n, B = √n | [`nispp::nispp_schedule`], [`nispp::thm7_bound`], [`calibration::thm7`] | `bg23.thm7_privacy` |
 //! | Prop 11 | lower bound for DP-SSP | not yet implemented | — |
 //! | Lemma 4 | resampling reduction | not yet implemented | — |
 //! | Prop 12 | lower bound for DP empirical VI | not yet implemented | — |
