@@ -803,7 +803,7 @@ pub fn check_sizes(cfg: &RunConfig) -> Result<()> {
 // Variational-inequality runs: `dpsaddle run extragradient | operator_extrapolation`.
 
 /// The VI algorithms `dpsaddle run` knows (their configs name an `operator`, not a `problem`).
-pub const VI_ALGORITHMS: &[&str] = &["extragradient", "operator_extrapolation"];
+pub const VI_ALGORITHMS: &[&str] = &["extragradient", "operator_extrapolation", "nispp"];
 
 /// The monotone operator of a VI configuration.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -887,6 +887,57 @@ struct OeParams {
     delta: Option<f64>,
 }
 
+/// `nispp` parameters (BG23 Algorithm 2): either explicit (`iterations` = K + 1, `lambda`, `nu`,
+/// `sigma`, `batch`) or a printed `policy` (Cor 2, Thm 7, Remark 3 (2)) with ε, η and its
+/// reading, whose schedule sets them (M, D, L from the operator's constants unless given).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NisppParams {
+    #[serde(default)]
+    iterations: Option<usize>,
+    #[serde(default)]
+    lambda: Option<f64>,
+    #[serde(default)]
+    nu: f64,
+    #[serde(default)]
+    sigma: f64,
+    #[serde(default = "full_batch")]
+    batch: crate::sampling::BatchRule,
+    #[serde(default = "exact_inner")]
+    inner: crate::algorithms::nispp::InnerSolver,
+    #[serde(default)]
+    policy: Option<NisppPolicyParams>,
+    #[serde(default)]
+    start: Option<Vec<f64>>,
+    #[serde(default)]
+    operator_bound: Option<f64>,
+    #[serde(default)]
+    lipschitz: Option<f64>,
+    #[serde(default)]
+    delta: Option<f64>,
+}
+
+/// A printed NISPP policy in a `nispp` config.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NisppPolicyParams {
+    item: crate::papers::bg23::nispp::NisppItem,
+    #[serde(default = "one")]
+    epsilon: f64,
+    #[serde(default = "default_eta")]
+    eta: f64,
+    #[serde(default = "corrected")]
+    reading: crate::papers::Reading,
+}
+
+fn exact_inner() -> crate::algorithms::nispp::InnerSolver {
+    crate::algorithms::nispp::InnerSolver::Exact
+}
+
+fn default_eta() -> f64 {
+    1e-5
+}
+
 fn full_batch() -> crate::sampling::BatchRule {
     crate::sampling::BatchRule::Full
 }
@@ -897,6 +948,82 @@ fn extrapolated() -> crate::algorithms::extragradient::Averaging {
 
 fn one() -> f64 {
     1.0
+}
+
+/// The [`crate::algorithms::nispp::Nispp`] of a `nispp` config.
+fn nispp_from(
+    p: NisppParams,
+    op: &dyn crate::problem::MonotoneOp,
+    s: &crate::problem::Dataset,
+) -> Result<crate::algorithms::nispp::Nispp> {
+    use crate::algorithms::nispp::Nispp;
+    use crate::papers::bg23::nispp::{policy, NisppItem};
+    use crate::sampling::BatchRule;
+    let named = |e| crate::problem::spec::rename(e, "params");
+    let start = p.start.clone().unwrap_or_else(|| op.domain().center());
+    let consts = op.constants(&s.points.to_vecs()).ok();
+    let lipschitz = p.lipschitz.or(consts.map(|c| c.lipschitz));
+    let mut a = match &p.policy {
+        None => {
+            let (Some(k1), Some(lambda)) = (p.iterations, p.lambda) else {
+                return Err(invalid(
+                    "params.iterations",
+                    "give `iterations` (K + 1) and `lambda`, or a `policy`",
+                ));
+            };
+            Nispp::new(k1, lambda, p.nu, p.sigma, p.batch, p.inner, start).map_err(named)?
+        }
+        Some(pp) => {
+            let m = p
+                .operator_bound
+                .or(consts.map(|c| c.bound))
+                .ok_or_else(|| {
+                    invalid(
+                        "params.operator_bound",
+                        "a policy needs M (no closed-form constants)",
+                    )
+                })?;
+            let l = lipschitz.ok_or_else(|| invalid("params.lipschitz", "a policy needs L"))?;
+            let pol = policy(
+                pp.item,
+                m,
+                op.domain().diameter(),
+                l,
+                s.len() as u64,
+                op.dim() as u64,
+                pp.epsilon,
+                pp.eta,
+                pp.reading,
+            )
+            .map_err(named)?;
+            let b = pol.schedule.batch as usize;
+            let batch = match pp.item {
+                NisppItem::Thm7 => BatchRule::WithReplacement { m: b },
+                _ => BatchRule::Disjoint { size: b },
+            };
+            Nispp::new(
+                pol.schedule.iterations as usize,
+                pol.schedule.lambda0,
+                pol.schedule.nu,
+                pol.sigma,
+                batch,
+                p.inner,
+                start,
+            )
+            .map_err(named)?
+            .with_operator_bound(m)
+            .map_err(named)?
+        }
+    };
+    if let Some(m) = p.operator_bound {
+        a = a.with_operator_bound(m).map_err(named)?;
+    }
+    if let Some(l) = lipschitz {
+        a = a.with_lipschitz(l).map_err(named)?;
+    }
+    let _ = p.delta;
+    a.validate(op, s.len()).map_err(named)?;
+    Ok(a)
 }
 
 /// Parse a VI configuration, naming the offending field on error.
@@ -1065,6 +1192,10 @@ pub fn run_vi_with(
                 a.validate(op, s.len())
                     .map_err(|e| crate::problem::spec::rename(e, "params"))?;
                 Box::new(a)
+            }
+            "nispp" => {
+                let p: NisppParams = params(&cfg.params)?;
+                Box::new(nispp_from(p, op, &s)?)
             }
             other => {
                 return Err(invalid(
