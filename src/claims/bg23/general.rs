@@ -44,7 +44,7 @@ pub fn claims() -> Vec<Claim> {
                         L = max √(μ² + κ²) and M-bounded with the declared M on a ball: sampled \
                         sup ≤ declared, attained (ratio 1) on a rotation.",
             kind: Kind::Exact,
-            code: "problem::monotone::DataAffineOp::rot_iso",
+            code: "problem::monotone::data_affine::DataAffineOp::rot_iso",
             check: check_operator_class,
         },
         Claim {
