@@ -67,7 +67,7 @@ pub fn claims() -> Vec<Claim> {
                         MD‖β̄‖ + M⟨u, β̄⟩ equals the operator's VI gap on every enumerated dataset and \
                         probe point, and is 0 at u* = −Dβ̄/‖β̄‖. The Ω-bound itself: cited.",
             kind: Kind::Enumerated,
-            code: "papers::bg23::lower_bounds::{prop12_emp_gap, prop12_minimizer}, problem::ConstantOp::bg23_prop12",
+            code: "papers::bg23::lower_bounds::{prop12_emp_gap, prop12_minimizer}, problem::monotone::constant::ConstantOp::bg23_prop12",
             check: check_prop12,
         },
         Claim {
