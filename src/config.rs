@@ -803,7 +803,7 @@ pub fn check_sizes(cfg: &RunConfig) -> Result<()> {
 // Variational-inequality runs: `dpsaddle run extragradient | operator_extrapolation`.
 
 /// The VI algorithms `dpsaddle run` knows (their configs name an `operator`, not a `problem`).
-pub const VI_ALGORITHMS: &[&str] = &["extragradient", "operator_extrapolation", "nispp"];
+pub const VI_ALGORITHMS: &[&str] = &["extragradient", "operator_extrapolation", "nispp", "oe"];
 
 /// The monotone operator of a VI configuration.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -871,6 +871,37 @@ struct OeParams {
     kappa: f64,
     #[serde(default)]
     iterations: Option<usize>,
+    #[serde(default)]
+    nu: Option<f64>,
+    #[serde(default)]
+    max_iterations: Option<usize>,
+    #[serde(default = "full_batch")]
+    batch: crate::sampling::BatchRule,
+    #[serde(default)]
+    sigma: f64,
+    #[serde(default)]
+    start: Option<Vec<f64>>,
+    #[serde(default)]
+    operator_bound: Option<f64>,
+    #[serde(default)]
+    delta: Option<f64>,
+}
+
+/// `oe` parameters: operator extrapolation with BG23 App. B's step rules γ = 1/(2(L + λ)),
+/// κ = λ/(L + λ) + 1 ([`crate::papers::bg23::oe`]); the configured operator is the λ-strongly
+/// monotone subproblem operator F_k itself. Without `iterations` or `nu`, the count is
+/// [`crate::papers::bg23::oe::oe_corrected_count`] for `zeta` from a start at distance ≤ `r0`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Bg23OeParams {
+    lipschitz: f64,
+    lambda: f64,
+    #[serde(default)]
+    iterations: Option<usize>,
+    #[serde(default)]
+    zeta: Option<f64>,
+    #[serde(default)]
+    r0: Option<f64>,
     #[serde(default)]
     nu: Option<f64>,
     #[serde(default)]
@@ -1136,77 +1167,116 @@ pub fn run_vi_with(
         }
     };
     let start_or = |v: &Option<Vec<f64>>| v.clone().unwrap_or_else(|| op.domain().center());
-    let alg: Box<dyn ViAlgorithm> =
-        match algorithm {
-            "extragradient" => {
-                let p: EgParams = params(&cfg.params)?;
-                let schedule =
-                    match (p.step, p.step_list) {
-                        (Some(g), None) => StepSchedule::Constant(g),
-                        (None, Some(v)) => StepSchedule::List(v),
-                        _ => return Err(invalid(
-                            "params.step",
-                            "give exactly one of `step` (constant γ) and `step_list` (γ_1..γ_T)",
-                        )),
-                    };
-                let mut a = Extragradient::new(
-                    p.steps,
-                    schedule,
-                    start_or(&p.start),
-                    p.batch,
-                    p.sigma,
-                    p.averaging,
-                )
+    let alg: Box<dyn ViAlgorithm> = match algorithm {
+        "extragradient" => {
+            let p: EgParams = params(&cfg.params)?;
+            let schedule = match (p.step, p.step_list) {
+                (Some(g), None) => StepSchedule::Constant(g),
+                (None, Some(v)) => StepSchedule::List(v),
+                _ => {
+                    return Err(invalid(
+                        "params.step",
+                        "give exactly one of `step` (constant γ) and `step_list` (γ_1..γ_T)",
+                    ))
+                }
+            };
+            let mut a = Extragradient::new(
+                p.steps,
+                schedule,
+                start_or(&p.start),
+                p.batch,
+                p.sigma,
+                p.averaging,
+            )
+            .map_err(|e| crate::problem::spec::rename(e, "params"))?;
+            a.operator_bound = bound(p.operator_bound, p.sigma)?;
+            let _ = p.delta;
+            a.validate(op, s.len())
                 .map_err(|e| crate::problem::spec::rename(e, "params"))?;
-                a.operator_bound = bound(p.operator_bound, p.sigma)?;
-                let _ = p.delta;
-                a.validate(op, s.len())
-                    .map_err(|e| crate::problem::spec::rename(e, "params"))?;
-                Box::new(a)
-            }
-            "operator_extrapolation" => {
-                let p: OeParams = params(&cfg.params)?;
-                let stop =
-                    match (p.iterations, p.nu, p.max_iterations) {
-                        (Some(t), None, None) => OeStop::Iterations(t),
-                        (None, Some(nu), Some(max_iterations)) => {
-                            OeStop::Certificate { nu, max_iterations }
-                        }
-                        _ => return Err(invalid(
-                            "params.iterations",
-                            "give `iterations` (a fixed count) or both `nu` and `max_iterations` \
+            Box::new(a)
+        }
+        "operator_extrapolation" => {
+            let p: OeParams = params(&cfg.params)?;
+            let stop = match (p.iterations, p.nu, p.max_iterations) {
+                (Some(t), None, None) => OeStop::Iterations(t),
+                (None, Some(nu), Some(max_iterations)) => {
+                    OeStop::Certificate { nu, max_iterations }
+                }
+                _ => {
+                    return Err(invalid(
+                        "params.iterations",
+                        "give `iterations` (a fixed count) or both `nu` and `max_iterations` \
                          (the certificate stop), not both",
-                        )),
-                    };
-                let mut a = OperatorExtrapolation::new(
-                    p.gamma,
-                    p.kappa,
-                    stop,
-                    start_or(&p.start),
-                    p.batch,
-                    p.sigma,
-                )
+                    ))
+                }
+            };
+            let mut a = OperatorExtrapolation::new(
+                p.gamma,
+                p.kappa,
+                stop,
+                start_or(&p.start),
+                p.batch,
+                p.sigma,
+            )
+            .map_err(|e| crate::problem::spec::rename(e, "params"))?;
+            a.operator_bound = bound(p.operator_bound, p.sigma)?;
+            let _ = p.delta;
+            a.validate(op, s.len())
                 .map_err(|e| crate::problem::spec::rename(e, "params"))?;
-                a.operator_bound = bound(p.operator_bound, p.sigma)?;
-                let _ = p.delta;
-                a.validate(op, s.len())
-                    .map_err(|e| crate::problem::spec::rename(e, "params"))?;
-                Box::new(a)
-            }
-            "nispp" => {
-                let p: NisppParams = params(&cfg.params)?;
-                Box::new(nispp_from(p, op, &s)?)
-            }
-            other => {
-                return Err(invalid(
-                    "algorithm",
-                    format!(
-                        "unknown VI algorithm `{other}`; known: {}",
-                        VI_ALGORITHMS.join(", ")
-                    ),
-                ))
-            }
-        };
+            Box::new(a)
+        }
+        "nispp" => {
+            let p: NisppParams = params(&cfg.params)?;
+            Box::new(nispp_from(p, op, &s)?)
+        }
+        "oe" => {
+            let p: Bg23OeParams = params(&cfg.params)?;
+            let ren = |e: Error| crate::problem::spec::rename(e, "params");
+            let gamma = crate::papers::bg23::oe::appb_step(p.lipschitz, p.lambda).map_err(ren)?;
+            let kappa = crate::papers::bg23::oe::appb_kappa(p.lipschitz, p.lambda).map_err(ren)?;
+            let stop = match (p.iterations, p.zeta, p.nu, p.max_iterations) {
+                (Some(t), None, None, None) => OeStop::Iterations(t),
+                (None, Some(z), None, None) => {
+                    let r0 = p.r0.unwrap_or_else(|| op.domain().diameter());
+                    OeStop::Iterations(
+                        crate::papers::bg23::oe::oe_corrected_count(kappa, r0, z).map_err(ren)?,
+                    )
+                }
+                (None, None, Some(nu), Some(max_iterations)) => {
+                    OeStop::Certificate { nu, max_iterations }
+                }
+                _ => {
+                    return Err(invalid(
+                        "params.iterations",
+                        "give one of `iterations`, `zeta` (the corrected App. B count) or \
+                                 `nu` with `max_iterations` (the certificate stop)",
+                    ))
+                }
+            };
+            let mut a = OperatorExtrapolation::new(
+                gamma,
+                kappa,
+                stop,
+                start_or(&p.start),
+                p.batch,
+                p.sigma,
+            )
+            .map_err(ren)?;
+            a.operator_bound = bound(p.operator_bound, p.sigma)?;
+            let _ = p.delta;
+            a.validate(op, s.len()).map_err(ren)?;
+            Box::new(a)
+        }
+        other => {
+            return Err(invalid(
+                "algorithm",
+                format!(
+                    "unknown VI algorithm `{other}`; known: {}",
+                    VI_ALGORITHMS.join(", ")
+                ),
+            ))
+        }
+    };
     let mut noise = if tape {
         NoiseSource::recording(seed)
     } else {

@@ -70,11 +70,14 @@
 //! | Thm 6 | uniform argument stability of sampled-with-replacement NISPP | [`nispp::thm6_bound`], [`nispp::thm6_hp`] | `bg23.thm6` (E-BG23-41), `bg23.thm6_hp` |
 //! | Remark 4 | high-probability stability needs enough iterations | [`nispp::thm6_hp`] | `bg23.remark4` |
 //! | Thm 7 | multi-pass NISPP, K = n, B = √n | [`nispp::nispp_schedule`], [`nispp::thm7_bound`], [`calibration::thm7`] | `bg23.thm7_privacy` |
-//! | Prop 11 | lower bound for DP-SSP | not yet implemented | — |
-//! | Lemma 4 | resampling reduction | not yet implemented | — |
-//! | Prop 12 | lower bound for DP empirical VI | not yet implemented | — |
-//! | Thm 8 | lower bound for DP-SVI | not yet implemented | — |
-//! | Algorithm 3 (App. B) | operator extrapolation | not yet implemented | — |
+//! | Prop 11 | lower bound for DP-SSP | [`lower_bounds::prop11_rate`] | `bg23.prop11` (not checkable; sub-check), `bg23.sco_as_ssp` (the §7 reduction) |
+//! | Lemma 4 | resampling reduction | [`lower_bounds::lemma4_inner_privacy`] | `bg23.lemma4` |
+//! | Prop 12 | lower bound for DP empirical VI | [`lower_bounds::prop12_emp_gap`], [`lower_bounds::prop12_minimizer`], [`lower_bounds::prop12_rate`] | `bg23.prop12` |
+//! | Thm 8 | lower bound for DP-SVI | [`lower_bounds::thm8_rate`] | `bg23.thm8` (not checkable; sub-check) |
+//! | Algorithm 3 (App. B) | operator extrapolation | [`oe::appb_step`], [`oe::appb_kappa`]; the production OE in `algorithms::operator_extrapolation` | `bg23.alg3` |
+//! | eq. (A.1) (App. A) | Prop 2's swap identity | — (a check of the proof) | `bg23.eq_a1` |
+//! | App. B rate | ‖z_{T+1} − w*‖² ≤ (2κ/(2κ−1))κ^{−T}‖z_1 − w*‖² (corrected, E-BG23-60) | [`oe::appb_rate_factor`] | `bg23.appb_oe` |
+//! | App. B count | T = 2κ ln(D/ζ) (printed), corrected count (E-BG23-61, E-BG23-62) | [`oe::appb_count`], [`oe::oe_corrected_count`] | `bg23.appb_oe_count` |
 //! | eqs. (2.1)–(5.22), (A.1) | the other numbered displays | not yet implemented | — |
 
 pub mod calibration;
