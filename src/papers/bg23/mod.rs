@@ -42,19 +42,20 @@
 //! | Prop 4 | parallel composition | calibration: [`crate::privacy::DpEvent::ParallelComposed`] (used by [`calibration::prop5`], [`calibration::prop10`]) | — |
 //! | Thm 1 | moments-accountant summary for sampled Gaussian releases | calibration: [`calibration::thm1`], [`calibration::thm1_calibration`] | — (erratum E-BG23-P3, tested in `tests/it/privacy_papers.rs`) |
 //! | footnote 4 | Poisson analysis transferred to uniform sampling | calibration: a [`crate::papers::calibration::Condition`] of [`calibration::thm1`] | — |
-//! | Algorithm 1 | NSEG | not yet implemented | — |
-//! | Thm 2 | convergence of NSEG | not yet implemented | — |
-//! | Prop 5 | privacy of single-pass NSEG, σ_t² = 8M²/B_t²·ln(1/η)/ε² | calibration: [`calibration::prop5_sigma`], [`calibration::prop5`] | — |
-//! | Cor 1 | risk of single-pass NSEG | not yet implemented | — |
-//! | Remark 1 | when Cor 1's gap is nontrivial | not yet implemented | — |
+//! | Algorithm 1 | NSEG | [`crate::algorithms::nseg::Nseg`] | `bg23.alg1` |
+//! | Thm 2 | convergence of NSEG | [`nseg::thm2_k0`], [`nseg::thm2_bound`] | `bg23.thm2` |
+//! | Prop 5 | privacy of single-pass NSEG, σ_t² = 8M²/B_t²·ln(1/η)/ε² | calibration: [`calibration::prop5_sigma`], [`calibration::prop5`] | `bg23.prop5`, `bg23.noise_ledger_nseg` |
+//! | Cor 1 | risk of single-pass NSEG | [`nseg::cor1_policy`], [`nseg::cor1_bound`] | `bg23.cor1` (erratum E-BG23-20), `bg23.rate_nseg_single` |
+//! | Remark 1 | when Cor 1's gap is nontrivial | [`nseg::remark1_terms`] | `bg23.remark1` |
 //! | Prop 6 | near nonexpansiveness of the extragradient operator | not yet implemented | — |
 //! | Lemma 1 | expansion of the extragradient iteration | not yet implemented | — |
 //! | Lemma 2 | stability of two extragradient trajectories | not yet implemented | — |
 //! | Thm 3 | uniform argument stability of NSEG | not yet implemented | — |
-//! | eq. (4.16) | sampled-with-replacement NSEG operators | calibration: the ledger of [`calibration::prop7`] | — |
+//! | eq. (4.16) | sampled-with-replacement NSEG operators | [`crate::algorithms::nseg::NsegVariant`], the ledger of [`calibration::prop7`] | `bg23.eq4_16` |
 //! | Prop 7 | privacy of sampled-with-replacement NSEG, σ_t² = 8M² log(1/η)/ε² | calibration: [`calibration::prop7_sigma`], [`calibration::prop7`] | `bg23.prop7_privacy` |
-//! | Thm 4 | excess risk of sampled-with-replacement NSEG (T = n²) | calibration: [`calibration::prop7`] (its schedule) | `bg23.prop7_privacy` |
-//! | Remark 2 | Thm 4's simplified bound | not yet implemented | — |
+//! | Thm 4 | excess risk of sampled-with-replacement NSEG (T = n²) | [`nseg::thm4_policy`], [`nseg::thm4_explicit`], [`nseg::thm4_bound`] | `bg23.thm4`, `bg23.prop7_privacy` |
+//! | Remark 2 | Thm 4's simplified bound | [`nseg::remark2`] | `bg23.thm4` |
+//! | Table 1 (NSEG row) | evaluation counts n and n² | [`crate::algorithms::nseg::Nseg::evaluations`] | `bg23.table1_nseg` (erratum E-BG23-24) |
 //! | Algorithm 2 | NISPP | not yet implemented | — |
 //! | Prop 8 | NISPP's averaged iterate | not yet implemented | — |
 //! | Thm 5 | convergence of single-pass NISPP | not yet implemented | — |
