@@ -44,11 +44,11 @@
 //! | Prop 4 | parallel composition | calibration: [`crate::privacy::DpEvent::ParallelComposed`] (used by [`calibration::prop5`], [`calibration::prop10`]) | — |
 //! | Thm 1 | moments-accountant summary for sampled Gaussian releases | calibration: [`calibration::thm1`], [`calibration::thm1_calibration`] | — (erratum E-BG23-P3, tested in `tests/it/privacy_papers.rs`) |
 //! | footnote 4 | Poisson analysis transferred to uniform sampling | calibration: a [`crate::papers::calibration::Condition`] of [`calibration::thm1`] | — |
-//! | Algorithm 1 | NSEG | not yet implemented | — |
-//! | Thm 2 | convergence of NSEG | not yet implemented | — |
+//! | Algorithm 1 | NSEG | [`crate::algorithms::nseg::Nseg`] | `bg23.alg1` |
+//! | Thm 2 | convergence of NSEG | [`nseg::thm2_k0`], [`nseg::thm2_bound`] | `bg23.thm2` |
 //! | Prop 5 | privacy of single-pass NSEG, σ_t² = 8M²/B_t²·ln(1/η)/ε² | calibration: [`calibration::prop5_sigma`], [`calibration::prop5`] | — |
-//! | Cor 1 | risk of single-pass NSEG | not yet implemented | — |
-//! | Remark 1 | when Cor 1's gap is nontrivial | not yet implemented | — |
+//! | Cor 1 | risk of single-pass NSEG | [`nseg::cor1_policy`], [`nseg::cor1_bound`] | `bg23.cor1` (erratum E-BG23-20), `bg23.rate_nseg_single` |
+//! | Remark 1 | when Cor 1's gap is nontrivial | [`nseg::remark1_terms`] | `bg23.remark1` |
 //! | eqs. (4.1)–(4.2) | R_s and the resolvent R | [`stability::r_s`], [`stability::r_resolvent`] | `bg23.eq4_1_4_2` |
 //! | Prop 6 | near nonexpansiveness of the extragradient operator | [`stability::prop6_eq4_3_rhs`], [`stability::prop6_eq4_4_rhs`] | `bg23.prop6` |
 //! | Lemma 1 | expansion of the extragradient iteration | [`stability::lemma1_eq4_5_rhs`], [`stability::lemma1_eq4_6_rhs`] | `bg23.lemma1` |
@@ -58,7 +58,7 @@
 //! | eq. (4.16) | sampled-with-replacement NSEG operators | calibration: the ledger of [`calibration::prop7`] | — |
 //! | Prop 7 | privacy of sampled-with-replacement NSEG, σ_t² = 8M² log(1/η)/ε² | calibration: [`calibration::prop7_sigma`], [`calibration::prop7`] | `bg23.prop7_privacy` |
 //! | Thm 4 | excess risk of sampled-with-replacement NSEG (T = n²) | calibration: [`calibration::prop7`] (its schedule) | `bg23.prop7_privacy` |
-//! | Remark 2 | Thm 4's simplified bound | not yet implemented | — |
+//! | Remark 2 | Thm 4's simplified bound | [`nseg::remark2`] | `bg23.thm4` |
 //! | Algorithm 2 | NISPP | [`crate::algorithms::nispp::Nispp`] (inner solvers [`crate::algorithms::nispp::InnerSolver`]) | `bg23.alg2`, `bg23.eq5_1`, `bg23.noise_ledger_nispp` |
 //! | Prop 8 | NISPP's averaged iterate | [`nispp::prop8_pathwise`], [`nispp::prop8_expected`] | `bg23.prop8` |
 //! | Thm 5 | convergence of single-pass NISPP | [`nispp::thm5_z0`], [`nispp::thm5_bound`] (literal and corrected Z₀, E-BG23-42) | — (formula only) |
@@ -78,6 +78,7 @@
 //! | eq. (A.1) (App. A) | Prop 2's swap identity | — (a check of the proof) | `bg23.eq_a1` |
 //! | App. B rate | ‖z_{T+1} − w*‖² ≤ (2κ/(2κ−1))κ^{−T}‖z_1 − w*‖² (corrected, E-BG23-60) | [`oe::appb_rate_factor`] | `bg23.appb_oe` |
 //! | App. B count | T = 2κ ln(D/ζ) (printed), corrected count (E-BG23-61, E-BG23-62) | [`oe::appb_count`], [`oe::oe_corrected_count`] | `bg23.appb_oe_count` |
+//! | Table 1 (NSEG row) | evaluation counts n and n² | [`crate::algorithms::nseg::Nseg::evaluations`] | `bg23.table1_nseg` (erratum E-BG23-24) |
 //! | eqs. (2.1)–(5.22), (A.1) | the other numbered displays | not yet implemented | — |
 
 pub mod calibration;
