@@ -18,6 +18,9 @@
 //! With σ = 0 every function is the deterministic value, so the same code computes the gap of
 //! the exact solution.
 
+// The coordinate loops index several parallel per-coordinate arrays at once.
+#![allow(clippy::needless_range_loop)]
+
 use crate::error::{invalid, Result};
 use crate::geometry::Domain;
 use crate::privacy::special::normal_cdf;
@@ -269,7 +272,7 @@ impl SepQuadSaddle {
         for i in 0..d {
             let (a, b, c, p, q) = (self.a[i], self.b[i], self.c[i], self.p[i], self.q[i]);
             let det = a * c + b * b;
-            if !(det > 0.0) {
+            if det.is_nan() || det <= 0.0 {
                 return Err(invalid("a", "a·c + b² must be > 0 for a stationary point"));
             }
             x[i] = (b * q - p * c) / det;

@@ -467,16 +467,18 @@ fn check_assumptions(_b: Budget) -> Result<Evidence> {
 // Lemma A.2 (reconstructed) and Lemma 4.4
 
 /// The squared distances (block-weighted) between the certified saddle points of two objectives.
-fn solve_pair(
-    f: &QuadBilinear,
-    o1: &Objective,
-    o2: &Objective,
-) -> Result<((Vec<f64>, Vec<f64>), (Vec<f64>, Vec<f64>))> {
+fn solve_pair(f: &QuadBilinear, o1: &Objective, o2: &Objective) -> Result<(Point, Point)> {
     let opts = SolveOptions::default();
     let a = saddle_point(f, o1, &opts)?;
     let b = saddle_point(f, o2, &opts)?;
     Ok(((a.w, a.theta), (b.w, b.theta)))
 }
+
+/// A (w, θ) pair.
+type Point = (Vec<f64>, Vec<f64>);
+
+/// One Thm 4.3 case: (μ_x, μ_y, coupling, atoms (None: the default three), sample sizes).
+type Thm43Case<'a> = (f64, f64, f64, Option<Vec<Vec<f64>>>, &'a [usize]);
 
 fn sq(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum()
@@ -904,7 +906,7 @@ fn check_thm43(b: Budget) -> Result<Evidence> {
     // is d(1 + c²)·128L²log(5/δ)/(n²ε²) against κ = √(1 + c²)).
     let two = vec![vec![0.1, 0.0, 0.05, 0.0], vec![-0.05, 0.1, 0.0, -0.1]];
     let large: &[usize] = &[5000];
-    let cases: Vec<(f64, f64, f64, Option<Vec<Vec<f64>>>, &[usize])> = vec![
+    let cases: Vec<Thm43Case> = vec![
         (1.0, 1.0, 0.5, None, ns),
         (1.0, 0.5, 2.0, None, ns),
         (2.0, 0.25, 0.0, None, ns),

@@ -202,6 +202,7 @@ pub fn thm43_empirical_failure_term(
 }
 
 /// ZTOH22 Thm 4.5's regularizer μ = (L/D)·max{2/√n̄, 13 log(n)√(d log(5/δ))/(nε)}.
+#[allow(clippy::too_many_arguments)]
 pub fn thm45_mu(
     l: f64,
     dd: f64,
