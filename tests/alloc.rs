@@ -99,11 +99,14 @@ fn oe(steps: usize, sigma: f64) -> OperatorExtrapolation {
     .expect("valid")
 }
 
+/// A named constructor of a VI run with T steps.
+type NamedRun = (&'static str, fn(usize) -> Box<dyn ViAlgorithm>);
+
 #[test]
 fn vi_engine_steps_do_not_allocate() {
     let (op, s) = problem();
     let (short, long) = (10, 2000);
-    let runs: [(&str, fn(usize) -> Box<dyn ViAlgorithm>); 3] = [
+    let runs: [NamedRun; 3] = [
         ("extragradient, σ > 0, with-replacement batches", |t| {
             Box::new(eg(t, BatchRule::WithReplacement { m: 5 }, 0.1)) as Box<dyn ViAlgorithm>
         }),

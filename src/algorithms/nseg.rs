@@ -195,3 +195,31 @@ impl ViAlgorithm for Nseg {
         self.run_with(op, s, noise)
     }
 }
+
+/// The runs of BG23's NSEG policies ([`crate::papers::bg23::nseg`]): the paper module holds the
+/// schedules, the algorithm tier builds the run from them.
+impl crate::papers::bg23::nseg::NsegPolicy {
+    /// The NSEG run of a single-pass policy (Cor 1) from u_0.
+    pub fn single_pass(&self, start: Vec<f64>) -> Result<Nseg> {
+        Nseg::new(
+            NsegVariant::SinglePass {
+                batch: self.batch()?,
+            },
+            self.steps()?,
+            StepSchedule::Constant(self.gamma),
+            start,
+            self.sigma,
+        )
+    }
+
+    /// The NSEG run of a multi-pass policy (Thm 4, eq. (4.16)) from u_0.
+    pub fn multi_pass(&self, start: Vec<f64>) -> Result<Nseg> {
+        Nseg::new(
+            NsegVariant::MultiPass { m: 1 },
+            self.steps()?,
+            StepSchedule::Constant(self.gamma),
+            start,
+            self.sigma,
+        )
+    }
+}

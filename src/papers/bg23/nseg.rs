@@ -4,8 +4,6 @@
 //! `proofs-notes/bg23.md` Part 2; the errata E-BG23-20 … 25 in `proofs-notes/errata.md`.
 //! Notation: ρ = √(d ln(1/η))/ε, Φ(n) = max{1/√n, ρ/n}.
 
-use crate::algorithms::nseg::{Nseg, NsegVariant};
-use crate::algorithms::vi::StepSchedule;
 use crate::error::{invalid, require_count, require_positive, Result};
 use crate::papers::bg23::calibration;
 use crate::papers::Reading;
@@ -221,32 +219,6 @@ pub fn thm4_policy(
     })
 }
 
-impl NsegPolicy {
-    /// The NSEG run of a single-pass policy (Cor 1) from u_0.
-    pub fn single_pass(&self, start: Vec<f64>) -> Result<Nseg> {
-        Nseg::new(
-            NsegVariant::SinglePass {
-                batch: self.batch()?,
-            },
-            self.steps()?,
-            StepSchedule::Constant(self.gamma),
-            start,
-            self.sigma,
-        )
-    }
-
-    /// The NSEG run of a multi-pass policy (Thm 4, eq. (4.16)) from u_0.
-    pub fn multi_pass(&self, start: Vec<f64>) -> Result<Nseg> {
-        Nseg::new(
-            NsegVariant::MultiPass { m: 1 },
-            self.steps()?,
-            StepSchedule::Constant(self.gamma),
-            start,
-            self.sigma,
-        )
-    }
-}
-
 /// The proof of Cor 1, first display: D²/(γT) + 7M²γ(1 + x), x = 8d ln(1/η)/(B²ε²) (Thm 2 with
 /// M² and constant γ, σ of Prop 5).
 #[allow(clippy::too_many_arguments)]
@@ -296,7 +268,7 @@ pub fn cor1_proof_n(
 }
 
 /// The explicit constant of Cor 1's O(·) with the literal policy: 6√14 (proofs-notes/bg23.md).
-pub const COR1_CONSTANT: f64 = 22.449944320643649; // 6√14
+pub const COR1_CONSTANT: f64 = 22.44994432064365; // 6√14
 
 /// BG23 Cor 1 with its constant: 6√14·MD·max{[d ln(1/η)]^{1/4}/√(nε), √(d ln(1/η))/(nε)}
 /// = 6√14·MD·max{√(ρ/n), ρ/n} (literal policy; derivation in proofs-notes/bg23.md).
