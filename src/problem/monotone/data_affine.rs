@@ -19,9 +19,6 @@ const CHUNK: usize = 64;
 /// Data-scaled parts the fused batch kernel handles (RotIso has 2).
 const MAX_FUSED: usize = 4;
 
-/// Coordinates the fused kernel keeps in registers at a time (divides [`CHUNK`]).
-const W: usize = 4;
-
 /// G(z; x) = (Σ_k M₀_k + Σ_j x_j M_j) z + B x + c on a domain Z ⊂ ℝᵈ, data x ∈ ℝᵏ.
 ///
 /// Evaluation order (every path, so `eval`, `eval_into` and `add_scaled` agree bit for bit):
@@ -375,53 +372,7 @@ impl DataAffineOp {
                 None => &NEG0[..c],
             };
             let o = &mut out[r0..r1];
-            // Register-blocked path (B = 0 or a coordinate block): W coordinates at a time, the
-            // batch's rows in order inside, so each o_t still receives s·g_m for m = 0, 1, … in
-            // sequence: the same operations in the same order as the per-sample loop below, and
-            // so the same bits; o_t, base, the products and the shift stay in registers.
-            let t_blocked = match &self.b_map {
-                DataMap::Dense(_) => 0,
-                DataMap::Zero | DataMap::Block { .. } => c - c % W,
-            };
-            if t_blocked > 0 {
-                let (offset, scale) = match &self.b_map {
-                    DataMap::Block { offset, scale } => (Some(*offset), *scale),
-                    _ => (None, 1.0),
-                };
-                for t0 in (0..t_blocked).step_by(W) {
-                    let blk = |v: &[f64]| -> [f64; W] { std::array::from_fn(|t| v[t0 + t]) };
-                    let b = blk(base);
-                    let sh = blk(shift);
-                    let p: [[f64; W]; L] = std::array::from_fn(|q| blk(&prod[q][..c]));
-                    let mut acc = blk(o);
-                    for m in 0..count {
-                        let x = row(m);
-                        let coef: [f64; L] = std::array::from_fn(|q| x[js[q]]);
-                        let dat: &[f64; W] = match offset {
-                            Some(off) => {
-                                let a = off + r0 + t0;
-                                x[a..a + W]
-                                    .try_into()
-                                    .expect("a block of W data coordinates")
-                            }
-                            None => &[-0.0; W],
-                        };
-                        for t in 0..W {
-                            let mut g = b[t];
-                            for q in 0..L {
-                                g += coef[q] * p[q][t];
-                            }
-                            g += scale * dat[t];
-                            g += sh[t];
-                            acc[t] += s * g;
-                        }
-                    }
-                    o[t0..t0 + W].copy_from_slice(&acc);
-                }
-            }
-            // The remaining coordinates t_blocked..c (all of them for a dense B), per sample.
-            let tail_count = if t_blocked < c { count } else { 0 };
-            for m in 0..tail_count {
+            for m in 0..count {
                 let x = row(m);
                 let (data, scale): (&[f64], f64) = match &self.b_map {
                     DataMap::Zero => (&NEG0[..c], 1.0),
@@ -436,7 +387,7 @@ impl DataAffineOp {
                 let coef: [f64; L] = std::array::from_fn(|q| x[js[q]]);
                 let (data, o) = (&data[..c], &mut o[..c]);
                 let prod: [&[f64]; L] = std::array::from_fn(|q| &prod[q][..c]);
-                for t in t_blocked..c {
+                for t in 0..c {
                     let mut g = base[t];
                     for q in 0..L {
                         g += coef[q] * prod[q][t];
