@@ -988,8 +988,7 @@ fn nispp_from(
     s: &crate::problem::Dataset,
 ) -> Result<crate::algorithms::nispp::Nispp> {
     use crate::algorithms::nispp::Nispp;
-    use crate::papers::bg23::nispp::{policy, NisppItem};
-    use crate::sampling::BatchRule;
+    use crate::papers::bg23::nispp::policy;
     let named = |e| crate::problem::spec::rename(e, "params");
     let start = p.start.clone().unwrap_or_else(|| op.domain().center());
     let consts = op.constants(&s.points.to_vecs()).ok();
@@ -1027,23 +1026,7 @@ fn nispp_from(
                 pp.reading,
             )
             .map_err(named)?;
-            let b = pol.schedule.batch as usize;
-            let batch = match pp.item {
-                NisppItem::Thm7 => BatchRule::WithReplacement { m: b },
-                _ => BatchRule::Disjoint { size: b },
-            };
-            Nispp::new(
-                pol.schedule.iterations as usize,
-                pol.schedule.lambda0,
-                pol.schedule.nu,
-                pol.sigma,
-                batch,
-                p.inner,
-                start,
-            )
-            .map_err(named)?
-            .with_operator_bound(m)
-            .map_err(named)?
+            Nispp::from_policy(&pol, m, p.inner, start).map_err(named)?
         }
     };
     if let Some(m) = p.operator_bound {

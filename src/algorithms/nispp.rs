@@ -41,7 +41,7 @@ use crate::algorithms::vi::{
 use crate::error::{invalid, Error, Result};
 use crate::oracle::OpOracle;
 use crate::papers::bg23::nispp::{
-    oe_parameters, release_sensitivity, remark3_oe_count, remark3_zeta,
+    oe_parameters, release_sensitivity, remark3_oe_count, remark3_zeta, NisppItem, NisppPolicy,
 };
 use crate::papers::Reading;
 use crate::privacy::{DpEvent, Neighbouring, PrivacyLedger};
@@ -216,6 +216,36 @@ impl Nispp {
         };
         a.validate_params()?;
         Ok(a)
+    }
+
+    /// The run of a printed policy ([`crate::papers::bg23::nispp::policy`]): K + 1, λ₀, ν and σ
+    /// of its schedule with γ = 1; batches of B drawn with replacement (Thm 7's multi-pass) or
+    /// disjoint (Cor 2 and Remark 3 (2), single passes); M for the ledger; the inner solver and
+    /// w_0 given.
+    pub fn from_policy(
+        pol: &NisppPolicy,
+        m_bound: f64,
+        inner: InnerSolver,
+        start: Vec<f64>,
+    ) -> Result<Nispp> {
+        let size = |field: &str, v: u64| {
+            usize::try_from(v).map_err(|_| invalid(field, format!("{v} does not fit a usize")))
+        };
+        let b = size("batch", pol.schedule.batch)?;
+        let batch = match pol.item {
+            NisppItem::Thm7 => BatchRule::WithReplacement { m: b },
+            NisppItem::Cor2 | NisppItem::Remark3Nondp => BatchRule::Disjoint { size: b },
+        };
+        Nispp::new(
+            size("iterations", pol.schedule.iterations)?,
+            pol.schedule.lambda0,
+            pol.schedule.nu,
+            pol.sigma,
+            batch,
+            inner,
+            start,
+        )?
+        .with_operator_bound(m_bound)
     }
 
     /// Use M.

@@ -315,3 +315,180 @@ fn run_nispp_configs() {
         assert!(v["info"]["nu_met"].as_bool().unwrap(), "{f}");
     }
 }
+
+/// `dpsaddle run ALG --config PATH --json [extra]`: (success, stdout, stderr).
+fn cli(alg: &str, path: &str, extra: &[&str]) -> (bool, Vec<u8>, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dpsaddle"))
+        .args(["run", alg, "--config", path, "--json"])
+        .args(extra)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        out.stdout,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A config file under the test's own temporary directory.
+fn temp_config(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("dpsaddle-bg23-nispp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_string_lossy().into_owned()
+}
+
+#[test]
+fn run_oe_and_every_policy_config() {
+    let (ok, stdout, err) = cli("oe", "fixtures/configs/vi_oe_bg23.json", &[]);
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&stdout).unwrap();
+    assert_eq!(v["algorithm"], "oe");
+    let t = v["info"]["iterations"].as_u64().unwrap();
+    assert_eq!(
+        v["evals"].as_u64().unwrap(),
+        4 * t,
+        "B = n = 4 evaluations per OE step"
+    );
+    // Each printed policy (corrected) and each inner solver runs from a config.
+    let op = r#""operator": {"family": "affine", "m": [[0.5, -1.0], [1.0, 0.5]],
+        "domain": {"ball": {"center": [0.0, 0.0], "radius": 1.0}}},
+        "data": {"distribution": {"atoms": [[0.5, -0.25], [-0.1, 0.3]], "probs": [0.5, 0.5]}, "n": 64}"#;
+    for (i, (item, inner)) in [
+        ("cor2", r#"{"oe_certificate": {"max_iterations": 10000}}"#),
+        ("thm7", r#""exact""#),
+        ("remark3_nondp", r#""oe_remark3""#),
+        ("thm7", r#"{"oe_iterations": 7}"#),
+        ("cor2", r#""adversarial""#),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let text = format!(
+            r#"{{{op}, "params": {{"policy": {{"item": "{item}", "epsilon": 1.0}}, "inner": {inner}}}, "seed": 3}}"#
+        );
+        let path = temp_config(&format!("policy{i}.json"), &text);
+        let (ok, stdout, err) = cli("nispp", &path, &[]);
+        assert!(ok, "{item} / {inner}: {err}");
+        let v: serde_json::Value = serde_json::from_slice(&stdout).unwrap();
+        assert_eq!(v["algorithm"], "nispp");
+        assert_eq!(v["ledger"].is_object(), item != "remark3_nondp", "{item}");
+    }
+}
+
+#[test]
+fn bad_nispp_configs_are_refused_naming_the_field() {
+    let head = r#""operator": {"family": "affine", "m": [[0.5, -1.0], [1.0, 0.5]],
+        "domain": {"ball": {"center": [0.0, 0.0], "radius": 1.0}}},
+        "data": {"points": [[0.5, -0.25], [-0.1, 0.3], [0.2, 0.2], [0.9, -0.7]]}"#;
+    for (i, (params, field)) in [
+        (r#"{"iterations": 0, "lambda": 1.0}"#, "iterations"),
+        (r#"{"iterations": 2, "lambda": -1.0}"#, "lambda"),
+        (r#"{"iterations": 2, "lambda": 1.0, "nu": -1.0}"#, "nu"),
+        (
+            r#"{"iterations": 2, "lambda": 1.0, "sigma": -0.5}"#,
+            "sigma",
+        ),
+        (r#"{"lambda": 1.0}"#, "iterations"),
+        (
+            r#"{"iterations": 5, "lambda": 1.0, "batch": {"disjoint": {"size": 1}}}"#,
+            "batch",
+        ),
+        (
+            r#"{"iterations": 2, "lambda": 1.0, "inner": {"oe_iterations": 0}}"#,
+            "inner",
+        ),
+        (
+            r#"{"iterations": 2, "lambda": 1.0, "start": [5.0, 5.0]}"#,
+            "start",
+        ),
+        (
+            r#"{"policy": {"item": "thm7", "epsilon": -1.0}}"#,
+            "epsilon",
+        ),
+        (r#"{"policy": {"item": "thm9"}}"#, "thm9"),
+        (r#"{"iterations": 2, "lambda": 1.0, "lamda": 2.0}"#, "lamda"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let path = temp_config(
+            &format!("bad{i}.json"),
+            &format!(r#"{{{head}, "params": {params}, "seed": 0}}"#),
+        );
+        let (ok, _, err) = cli("nispp", &path, &[]);
+        assert!(!ok, "{params} was accepted");
+        assert!(
+            err.to_lowercase().contains(&field.to_lowercase()),
+            "{params}: the error should name {field}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{params}: {err}");
+    }
+}
+
+#[test]
+fn cli_runs_are_deterministic() {
+    // Same config and seed: the same bytes, with or without the tape; another seed: another run.
+    for f in [
+        "fixtures/configs/vi_nispp.json",
+        "fixtures/configs/vi_nispp_thm7.json",
+    ] {
+        let (ok, a, err) = cli("nispp", f, &[]);
+        assert!(ok, "{err}");
+        let (_, b, _) = cli("nispp", f, &[]);
+        assert_eq!(a, b, "{f}: two runs with one seed differ");
+        let (_, t, _) = cli("nispp", f, &["--tape"]);
+        let va: serde_json::Value = serde_json::from_slice(&a).unwrap();
+        let vt: serde_json::Value = serde_json::from_slice(&t).unwrap();
+        assert_eq!(va["z"], vt["z"], "{f}: recording the tape changed the run");
+        let (_, c, _) = cli("nispp", f, &["--seed", "1"]);
+        let vc: serde_json::Value = serde_json::from_slice(&c).unwrap();
+        assert_ne!(va["z"], vc["z"], "{f}: the seed is ignored");
+    }
+    let (_, a, _) = cli("oe", "fixtures/configs/vi_oe_bg23.json", &[]);
+    let (_, b, _) = cli("oe", "fixtures/configs/vi_oe_bg23.json", &[]);
+    assert_eq!(a, b);
+}
+
+#[test]
+fn from_policy_is_the_config_path() {
+    // The claims build runs with `Nispp::from_policy`; a policy config builds the same run.
+    let pol = policy(
+        NisppItem::Thm7,
+        1.0,
+        2.0,
+        0.0,
+        16,
+        1,
+        1.0,
+        1e-5,
+        Reading::Corrected,
+    )
+    .unwrap();
+    let a = Nispp::from_policy(&pol, 1.0, InnerSolver::Exact, vec![0.0]).unwrap();
+    assert_eq!(a.iterations, 17);
+    assert_eq!(a.batch, BatchRule::WithReplacement { m: 4 });
+    assert_eq!(a.operator_bound, Some(1.0));
+    let lit = policy(
+        NisppItem::Remark3Nondp,
+        1.0,
+        2.0,
+        0.0,
+        16,
+        1,
+        1.0,
+        1e-5,
+        Reading::PaperLiteral,
+    )
+    .unwrap();
+    let b = Nispp::from_policy(&lit, 1.0, InnerSolver::Exact, vec![0.0]).unwrap();
+    assert_eq!(b.batch, BatchRule::Disjoint { size: 1 });
+    let op = ConstantOp::new(Domain::new_box(vec![-1.0], vec![1.0]).unwrap(), 1.0).unwrap();
+    let s = Dataset::new(vec![vec![1.0]; 16]).unwrap();
+    let e = b.run(&op, &s, &mut NoiseSource::sample(0)).unwrap_err();
+    assert!(
+        field_of(e).contains("batch"),
+        "E-BG23-47: 17 one-point batches of 16 points"
+    );
+}

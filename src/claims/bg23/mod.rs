@@ -4,6 +4,7 @@
 
 pub mod general;
 pub mod nispp;
+pub mod nispp_gap;
 pub mod nseg;
 pub mod oe_lb;
 pub mod stability;
@@ -16,6 +17,7 @@ pub fn claims() -> Vec<Claim> {
     v.extend(nseg::claims());
     v.extend(stability::claims());
     v.extend(nispp::claims());
+    v.extend(nispp_gap::claims());
     v.extend(oe_lb::claims());
     v
 }

@@ -61,24 +61,25 @@
 //! | Remark 2 | Thm 4's simplified bound | [`nseg::remark2`] | `bg23.thm4` |
 //! | Algorithm 2 | NISPP | [`crate::algorithms::nispp::Nispp`] (inner solvers [`crate::algorithms::nispp::InnerSolver`]) | `bg23.alg2`, `bg23.eq5_1`, `bg23.noise_ledger_nispp` |
 //! | Prop 8 | NISPP's averaged iterate | [`nispp::prop8_pathwise`], [`nispp::prop8_expected`] | `bg23.prop8` |
-//! | Thm 5 | convergence of single-pass NISPP | [`nispp::thm5_z0`], [`nispp::thm5_bound`] (literal and corrected Z₀, E-BG23-42) | — (formula only) |
+//! | Thm 5 | convergence of single-pass NISPP | [`nispp::thm5_z0`], [`nispp::thm5_bound`] (literal and corrected Z₀, E-BG23-42) | `bg23.thm5` |
 //! | Prop 9 | sensitivity 4M/(λ_kB_{k+1}) of NISPP's updates | [`nispp::prop9_sensitivity`], [`nispp::prop9_sharp`], [`nispp::release_sensitivity`] | `bg23.prop9` |
 //! | Prop 10 | privacy of NISPP, σ²_{k+1} = 32M²/(λ_k²B²_{k+1})·ln(1/η)/ε² | calibration: [`calibration::prop10_sigma`], [`calibration::prop10`] | `bg23.prop10` |
 //! | Cor 2 | single-pass NISPP, B = n^{1/3} | [`nispp::nispp_schedule`], [`nispp::policy`], [`nispp::cor2_terms`], [`calibration::cor2`] | `bg23.cor2` (E-BG23-40), `bg23.cor2_privacy` (E-BG23-P5) |
-//! | Remark 3 | OE count, ζ → ν, cost, non-DP policy | [`nispp::remark3_oe_count`], [`nispp::remark3_zeta`], [`oe::oe_corrected_count`], [`nispp::nispp_schedule`] | `bg23.remark3_oe_count` (E-BG23-43), `bg23.remark3_zeta_nu` (E-BG23-44), `bg23.remark3_cost` |
+//! | Remark 3 | OE count, ζ → ν, cost, non-DP policy | [`nispp::remark3_oe_count`], [`nispp::remark3_zeta`], [`oe::oe_corrected_count`], [`nispp::nispp_schedule`] | `bg23.remark3_oe_count` (E-BG23-43), `bg23.remark3_zeta_nu` (E-BG23-44), `bg23.remark3_cost`, `bg23.remark3_nondp` (E-BG23-47), `bg23.rate_nispp` |
 //! | Lemma 3 | stability of two NISPP trajectories (and the sharper Lemma 3′) | [`nispp::lemma3_step`], [`nispp::lemma3_prime_step`] | `bg23.lemma3` |
 //! | Thm 6 | uniform argument stability of sampled-with-replacement NISPP | [`nispp::thm6_bound`], [`nispp::thm6_hp`] | `bg23.thm6` (E-BG23-41), `bg23.thm6_hp` |
 //! | Remark 4 | high-probability stability needs enough iterations | [`nispp::thm6_hp`] | `bg23.remark4` |
-//! | Thm 7 | multi-pass NISPP, K = n, B = √n | [`nispp::nispp_schedule`], [`nispp::thm7_bound`], [`calibration::thm7`] | `bg23.thm7_privacy` |
+//! | Thm 7 | multi-pass NISPP, K = n, B = √n | [`nispp::nispp_schedule`], [`nispp::thm7_bound`], [`calibration::thm7`] | `bg23.thm7_privacy`, `bg23.thm7`, `bg23.rate_nispp` |
 //! | Prop 11 | lower bound for DP-SSP | [`lower_bounds::prop11_rate`] | `bg23.prop11` (not checkable; sub-check), `bg23.sco_as_ssp` (the §7 reduction) |
 //! | Lemma 4 | resampling reduction | [`lower_bounds::lemma4_inner_privacy`] | `bg23.lemma4` |
-//! | Prop 12 | lower bound for DP empirical VI | [`lower_bounds::prop12_emp_gap`], [`lower_bounds::prop12_minimizer`], [`lower_bounds::prop12_rate`] | `bg23.prop12` |
+//! | Prop 12 | lower bound for DP empirical VI | [`lower_bounds::prop12_emp_gap`], [`lower_bounds::prop12_minimizer`], [`lower_bounds::prop12_rate`] | `bg23.prop12`, `bg23.lb_attained` |
 //! | Thm 8 | lower bound for DP-SVI | [`lower_bounds::thm8_rate`] | `bg23.thm8` (not checkable; sub-check) |
 //! | Algorithm 3 (App. B) | operator extrapolation | [`oe::appb_step`], [`oe::appb_kappa`]; the production OE in `algorithms::operator_extrapolation` | `bg23.alg3` |
 //! | eq. (A.1) (App. A) | Prop 2's swap identity | — (a check of the proof) | `bg23.eq_a1` |
 //! | App. B rate | ‖z_{T+1} − w*‖² ≤ (2κ/(2κ−1))κ^{−T}‖z_1 − w*‖² (corrected, E-BG23-60) | [`oe::appb_rate_factor`] | `bg23.appb_oe` |
 //! | App. B count | T = 2κ ln(D/ζ) (printed), corrected count (E-BG23-61, E-BG23-62) | [`oe::appb_count`], [`oe::oe_corrected_count`] | `bg23.appb_oe_count` |
 //! | Table 1 (NSEG row) | evaluation counts n and n² | [`crate::algorithms::nseg::Nseg::evaluations`] | `bg23.table1_nseg` (erratum E-BG23-24) |
+//! | Table 1 (NISPP row) | evaluation counts n log n and n^{3/2} log n | [`crate::algorithms::nispp::Nispp`] (counted), [`oe::oe_corrected_count`] | `bg23.cost_nseg_vs_nispp` |
 //! | eqs. (2.1)–(5.22), (A.1) | the other numbered displays | not yet implemented | — |
 
 pub mod calibration;
