@@ -803,7 +803,7 @@ pub fn check_sizes(cfg: &RunConfig) -> Result<()> {
 // Variational-inequality runs: `dpsaddle run extragradient | operator_extrapolation`.
 
 /// The VI algorithms `dpsaddle run` knows (their configs name an `operator`, not a `problem`).
-pub const VI_ALGORITHMS: &[&str] = &["extragradient", "operator_extrapolation"];
+pub const VI_ALGORITHMS: &[&str] = &["extragradient", "operator_extrapolation", "nispp", "oe"];
 
 /// The monotone operator of a VI configuration.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -887,6 +887,88 @@ struct OeParams {
     delta: Option<f64>,
 }
 
+/// `oe` parameters: operator extrapolation with BG23 App. B's step rules γ = 1/(2(L + λ)),
+/// κ = λ/(L + λ) + 1 ([`crate::papers::bg23::oe`]); the configured operator is the λ-strongly
+/// monotone subproblem operator F_k itself. Without `iterations` or `nu`, the count is
+/// [`crate::papers::bg23::oe::oe_corrected_count`] for `zeta` from a start at distance ≤ `r0`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Bg23OeParams {
+    lipschitz: f64,
+    lambda: f64,
+    #[serde(default)]
+    iterations: Option<usize>,
+    #[serde(default)]
+    zeta: Option<f64>,
+    #[serde(default)]
+    r0: Option<f64>,
+    #[serde(default)]
+    nu: Option<f64>,
+    #[serde(default)]
+    max_iterations: Option<usize>,
+    #[serde(default = "full_batch")]
+    batch: crate::sampling::BatchRule,
+    #[serde(default)]
+    sigma: f64,
+    #[serde(default)]
+    start: Option<Vec<f64>>,
+    #[serde(default)]
+    operator_bound: Option<f64>,
+    #[serde(default)]
+    delta: Option<f64>,
+}
+
+/// `nispp` parameters (BG23 Algorithm 2): either explicit (`iterations` = K + 1, `lambda`, `nu`,
+/// `sigma`, `batch`) or a printed `policy` (Cor 2, Thm 7, Remark 3 (2)) with ε, η and its
+/// reading, whose schedule sets them (M, D, L from the operator's constants unless given).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NisppParams {
+    #[serde(default)]
+    iterations: Option<usize>,
+    #[serde(default)]
+    lambda: Option<f64>,
+    #[serde(default)]
+    nu: f64,
+    #[serde(default)]
+    sigma: f64,
+    #[serde(default = "full_batch")]
+    batch: crate::sampling::BatchRule,
+    #[serde(default = "exact_inner")]
+    inner: crate::algorithms::nispp::InnerSolver,
+    #[serde(default)]
+    policy: Option<NisppPolicyParams>,
+    #[serde(default)]
+    start: Option<Vec<f64>>,
+    #[serde(default)]
+    operator_bound: Option<f64>,
+    #[serde(default)]
+    lipschitz: Option<f64>,
+    #[serde(default)]
+    delta: Option<f64>,
+}
+
+/// A printed NISPP policy in a `nispp` config.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NisppPolicyParams {
+    item: crate::papers::bg23::nispp::NisppItem,
+    #[serde(default = "one")]
+    epsilon: f64,
+    #[serde(default = "default_eta")]
+    eta: f64,
+    #[serde(default = "corrected")]
+    reading: crate::papers::Reading,
+}
+
+fn exact_inner() -> crate::algorithms::nispp::InnerSolver {
+    crate::algorithms::nispp::InnerSolver::Exact
+}
+
+fn default_eta() -> f64 {
+    1e-5
+}
+
 fn full_batch() -> crate::sampling::BatchRule {
     crate::sampling::BatchRule::Full
 }
@@ -897,6 +979,82 @@ fn extrapolated() -> crate::algorithms::extragradient::Averaging {
 
 fn one() -> f64 {
     1.0
+}
+
+/// The [`crate::algorithms::nispp::Nispp`] of a `nispp` config.
+fn nispp_from(
+    p: NisppParams,
+    op: &dyn crate::problem::MonotoneOp,
+    s: &crate::problem::Dataset,
+) -> Result<crate::algorithms::nispp::Nispp> {
+    use crate::algorithms::nispp::Nispp;
+    use crate::papers::bg23::nispp::{policy, NisppItem};
+    use crate::sampling::BatchRule;
+    let named = |e| crate::problem::spec::rename(e, "params");
+    let start = p.start.clone().unwrap_or_else(|| op.domain().center());
+    let consts = op.constants(&s.points.to_vecs()).ok();
+    let lipschitz = p.lipschitz.or(consts.map(|c| c.lipschitz));
+    let mut a = match &p.policy {
+        None => {
+            let (Some(k1), Some(lambda)) = (p.iterations, p.lambda) else {
+                return Err(invalid(
+                    "params.iterations",
+                    "give `iterations` (K + 1) and `lambda`, or a `policy`",
+                ));
+            };
+            Nispp::new(k1, lambda, p.nu, p.sigma, p.batch, p.inner, start).map_err(named)?
+        }
+        Some(pp) => {
+            let m = p
+                .operator_bound
+                .or(consts.map(|c| c.bound))
+                .ok_or_else(|| {
+                    invalid(
+                        "params.operator_bound",
+                        "a policy needs M (no closed-form constants)",
+                    )
+                })?;
+            let l = lipschitz.ok_or_else(|| invalid("params.lipschitz", "a policy needs L"))?;
+            let pol = policy(
+                pp.item,
+                m,
+                op.domain().diameter(),
+                l,
+                s.len() as u64,
+                op.dim() as u64,
+                pp.epsilon,
+                pp.eta,
+                pp.reading,
+            )
+            .map_err(named)?;
+            let b = pol.schedule.batch as usize;
+            let batch = match pp.item {
+                NisppItem::Thm7 => BatchRule::WithReplacement { m: b },
+                _ => BatchRule::Disjoint { size: b },
+            };
+            Nispp::new(
+                pol.schedule.iterations as usize,
+                pol.schedule.lambda0,
+                pol.schedule.nu,
+                pol.sigma,
+                batch,
+                p.inner,
+                start,
+            )
+            .map_err(named)?
+            .with_operator_bound(m)
+            .map_err(named)?
+        }
+    };
+    if let Some(m) = p.operator_bound {
+        a = a.with_operator_bound(m).map_err(named)?;
+    }
+    if let Some(l) = lipschitz {
+        a = a.with_lipschitz(l).map_err(named)?;
+    }
+    let _ = p.delta;
+    a.validate(op, s.len()).map_err(named)?;
+    Ok(a)
 }
 
 /// Parse a VI configuration, naming the offending field on error.
@@ -1009,73 +1167,116 @@ pub fn run_vi_with(
         }
     };
     let start_or = |v: &Option<Vec<f64>>| v.clone().unwrap_or_else(|| op.domain().center());
-    let alg: Box<dyn ViAlgorithm> =
-        match algorithm {
-            "extragradient" => {
-                let p: EgParams = params(&cfg.params)?;
-                let schedule =
-                    match (p.step, p.step_list) {
-                        (Some(g), None) => StepSchedule::Constant(g),
-                        (None, Some(v)) => StepSchedule::List(v),
-                        _ => return Err(invalid(
-                            "params.step",
-                            "give exactly one of `step` (constant γ) and `step_list` (γ_1..γ_T)",
-                        )),
-                    };
-                let mut a = Extragradient::new(
-                    p.steps,
-                    schedule,
-                    start_or(&p.start),
-                    p.batch,
-                    p.sigma,
-                    p.averaging,
-                )
+    let alg: Box<dyn ViAlgorithm> = match algorithm {
+        "extragradient" => {
+            let p: EgParams = params(&cfg.params)?;
+            let schedule = match (p.step, p.step_list) {
+                (Some(g), None) => StepSchedule::Constant(g),
+                (None, Some(v)) => StepSchedule::List(v),
+                _ => {
+                    return Err(invalid(
+                        "params.step",
+                        "give exactly one of `step` (constant γ) and `step_list` (γ_1..γ_T)",
+                    ))
+                }
+            };
+            let mut a = Extragradient::new(
+                p.steps,
+                schedule,
+                start_or(&p.start),
+                p.batch,
+                p.sigma,
+                p.averaging,
+            )
+            .map_err(|e| crate::problem::spec::rename(e, "params"))?;
+            a.operator_bound = bound(p.operator_bound, p.sigma)?;
+            let _ = p.delta;
+            a.validate(op, s.len())
                 .map_err(|e| crate::problem::spec::rename(e, "params"))?;
-                a.operator_bound = bound(p.operator_bound, p.sigma)?;
-                let _ = p.delta;
-                a.validate(op, s.len())
-                    .map_err(|e| crate::problem::spec::rename(e, "params"))?;
-                Box::new(a)
-            }
-            "operator_extrapolation" => {
-                let p: OeParams = params(&cfg.params)?;
-                let stop =
-                    match (p.iterations, p.nu, p.max_iterations) {
-                        (Some(t), None, None) => OeStop::Iterations(t),
-                        (None, Some(nu), Some(max_iterations)) => {
-                            OeStop::Certificate { nu, max_iterations }
-                        }
-                        _ => return Err(invalid(
-                            "params.iterations",
-                            "give `iterations` (a fixed count) or both `nu` and `max_iterations` \
+            Box::new(a)
+        }
+        "operator_extrapolation" => {
+            let p: OeParams = params(&cfg.params)?;
+            let stop = match (p.iterations, p.nu, p.max_iterations) {
+                (Some(t), None, None) => OeStop::Iterations(t),
+                (None, Some(nu), Some(max_iterations)) => {
+                    OeStop::Certificate { nu, max_iterations }
+                }
+                _ => {
+                    return Err(invalid(
+                        "params.iterations",
+                        "give `iterations` (a fixed count) or both `nu` and `max_iterations` \
                          (the certificate stop), not both",
-                        )),
-                    };
-                let mut a = OperatorExtrapolation::new(
-                    p.gamma,
-                    p.kappa,
-                    stop,
-                    start_or(&p.start),
-                    p.batch,
-                    p.sigma,
-                )
+                    ))
+                }
+            };
+            let mut a = OperatorExtrapolation::new(
+                p.gamma,
+                p.kappa,
+                stop,
+                start_or(&p.start),
+                p.batch,
+                p.sigma,
+            )
+            .map_err(|e| crate::problem::spec::rename(e, "params"))?;
+            a.operator_bound = bound(p.operator_bound, p.sigma)?;
+            let _ = p.delta;
+            a.validate(op, s.len())
                 .map_err(|e| crate::problem::spec::rename(e, "params"))?;
-                a.operator_bound = bound(p.operator_bound, p.sigma)?;
-                let _ = p.delta;
-                a.validate(op, s.len())
-                    .map_err(|e| crate::problem::spec::rename(e, "params"))?;
-                Box::new(a)
-            }
-            other => {
-                return Err(invalid(
-                    "algorithm",
-                    format!(
-                        "unknown VI algorithm `{other}`; known: {}",
-                        VI_ALGORITHMS.join(", ")
-                    ),
-                ))
-            }
-        };
+            Box::new(a)
+        }
+        "nispp" => {
+            let p: NisppParams = params(&cfg.params)?;
+            Box::new(nispp_from(p, op, &s)?)
+        }
+        "oe" => {
+            let p: Bg23OeParams = params(&cfg.params)?;
+            let ren = |e: Error| crate::problem::spec::rename(e, "params");
+            let gamma = crate::papers::bg23::oe::appb_step(p.lipschitz, p.lambda).map_err(ren)?;
+            let kappa = crate::papers::bg23::oe::appb_kappa(p.lipschitz, p.lambda).map_err(ren)?;
+            let stop = match (p.iterations, p.zeta, p.nu, p.max_iterations) {
+                (Some(t), None, None, None) => OeStop::Iterations(t),
+                (None, Some(z), None, None) => {
+                    let r0 = p.r0.unwrap_or_else(|| op.domain().diameter());
+                    OeStop::Iterations(
+                        crate::papers::bg23::oe::oe_corrected_count(kappa, r0, z).map_err(ren)?,
+                    )
+                }
+                (None, None, Some(nu), Some(max_iterations)) => {
+                    OeStop::Certificate { nu, max_iterations }
+                }
+                _ => {
+                    return Err(invalid(
+                        "params.iterations",
+                        "give one of `iterations`, `zeta` (the corrected App. B count) or \
+                                 `nu` with `max_iterations` (the certificate stop)",
+                    ))
+                }
+            };
+            let mut a = OperatorExtrapolation::new(
+                gamma,
+                kappa,
+                stop,
+                start_or(&p.start),
+                p.batch,
+                p.sigma,
+            )
+            .map_err(ren)?;
+            a.operator_bound = bound(p.operator_bound, p.sigma)?;
+            let _ = p.delta;
+            a.validate(op, s.len()).map_err(ren)?;
+            Box::new(a)
+        }
+        other => {
+            return Err(invalid(
+                "algorithm",
+                format!(
+                    "unknown VI algorithm `{other}`; known: {}",
+                    VI_ALGORITHMS.join(", ")
+                ),
+            ))
+        }
+    };
     let mut noise = if tape {
         NoiseSource::recording(seed)
     } else {

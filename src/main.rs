@@ -59,7 +59,7 @@ enum Cmd {
         /// regularized_saddle_point | output_perturbation | recursive_regularization (BGM23
         /// Algorithm 1) | noisy_sgda | ldp_sgda | dp_gda; on a VI config (an `operator` instead
         /// of a `problem`): extragradient (BG23 Algorithm 1) | operator_extrapolation (BG23
-        /// Algorithm 3)
+        /// Algorithm 3) | nispp (BG23 Algorithm 2)
         algorithm: String,
         /// The JSON config (see fixtures/configs/).
         #[arg(long)]

@@ -238,7 +238,9 @@ impl<'a> OpOracle<'a> {
     /// The minibatch operator Σ_{i ∈ idx} s·G(z; x_i), summed in the order of `idx` from 0.0,
     /// written into `out` with no allocation; counts one operator evaluation per index (so a
     /// repeated index counts twice). The points are rows of length `k` of the contiguous array
-    /// `flat` (x_i = `flat[i·k .. (i+1)·k]`, as in [`Oracle::minibatch_operator`]).
+    /// `flat` (x_i = `flat[i·k .. (i+1)·k]`, as in [`Oracle::minibatch_operator`]). Through
+    /// [`crate::problem::MonotoneOp::add_batch_scaled`]: the bits of successive `add_scaled`
+    /// calls.
     pub fn batch_into(
         &self,
         flat: &[f64],
@@ -249,9 +251,7 @@ impl<'a> OpOracle<'a> {
         out: &mut [f64],
     ) {
         out.iter_mut().for_each(|v| *v = 0.0);
-        for &i in idx {
-            self.op.add_scaled(z, &flat[i * k..(i + 1) * k], s, out);
-        }
+        self.op.add_batch_scaled(z, flat, k, idx, s, out);
         self.evals.set(self.evals.get() + idx.len() as u64);
     }
 

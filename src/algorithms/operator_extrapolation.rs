@@ -85,6 +85,11 @@ pub struct OperatorExtrapolation {
     /// Prepended to every stream label.
     #[serde(default)]
     pub label_prefix: String,
+    /// Allow z_0 = z_1 outside Z (BG23 Algorithm 3 line 1 starts at the NISPP iterate w_k, which
+    /// may lie outside W); the operator is then evaluated there once, so it must be defined off
+    /// Z (affine operators, [`crate::problem::ClampedOp`]). Default false: the start must be in Z.
+    #[serde(default)]
+    pub exterior_start: bool,
 }
 
 /// The diagnostics of an [`OperatorExtrapolation`] run.
@@ -159,6 +164,7 @@ impl OperatorExtrapolation {
             sigma,
             operator_bound: None,
             label_prefix: String::new(),
+            exterior_start: false,
         };
         a.validate_params()?;
         Ok(a)
@@ -174,6 +180,12 @@ impl OperatorExtrapolation {
     /// Prepend `prefix` to every stream label.
     pub fn with_label_prefix(mut self, prefix: impl Into<String>) -> OperatorExtrapolation {
         self.label_prefix = prefix.into();
+        self
+    }
+
+    /// Allow a start outside Z (see [`OperatorExtrapolation::exterior_start`]).
+    pub fn with_exterior_start(mut self) -> OperatorExtrapolation {
+        self.exterior_start = true;
         self
     }
 
@@ -228,7 +240,11 @@ impl OperatorExtrapolation {
     /// Everything, against the operator and n points.
     pub fn validate(&self, op: &dyn MonotoneOp, n: usize) -> Result<()> {
         self.validate_params()?;
-        check_start(op.domain(), "start", &self.start)?;
+        if self.exterior_start {
+            op.domain().check_point("start", &self.start)?;
+        } else {
+            check_start(op.domain(), "start", &self.start)?;
+        }
         let cap = self.stop.cap();
         self.batch.validate(n, cap)?;
         let work = cap as u128 * self.batch.batch_len(n) as u128;

@@ -52,6 +52,8 @@ pub enum ViDiagnostics {
     OperatorExtrapolation(
         crate::algorithms::operator_extrapolation::OperatorExtrapolationDiagnostics,
     ),
+    /// [`crate::algorithms::nispp::Nispp`].
+    Nispp(crate::algorithms::nispp::NisppDiagnostics),
 }
 
 /// A (possibly randomized) algorithm for the stochastic VI of a monotone operator: S ↦ z ∈ Z.

@@ -6,8 +6,8 @@
 use super::{BoundCheck, Budget, Claim, Evidence, Kind};
 use crate::error::{Error, Result};
 use crate::gap::vi::{
-    flatten_seeds, strong_vi_gap, weak_vi_gap_bg23, weak_vi_gap_expectation_inside, weak_vi_gap_mc,
-    SeedOutputs, ViOutput,
+    flatten_seeds, strong_vi_gap, weak_vi_gap_bg23, weak_vi_gap_bg23_mc,
+    weak_vi_gap_expectation_inside, weak_vi_gap_mc, SeedOutputs, ViOutput,
 };
 use crate::geometry::Domain;
 use crate::instances::{self, ViInstance};
@@ -63,11 +63,13 @@ pub fn claims() -> Vec<Claim> {
             id: "core.vi_weak_gap_mc",
             paper: "BG23",
             item: "eq. (1.2)-type weak gap, Monte Carlo",
-            statement: "The Monte Carlo weak-gap interval (M-Lipschitz gap, McDiarmid on outputs in a set \
-                        of diameter D) covers the exact enumerated weak gap at its stated rate: the \
-                        Clopper–Pearson 99.9% upper bound on the miss rate over fixed seeds is ≤ δ.",
+            statement: "The Monte Carlo weak-gap intervals cover the exact enumerated weak gaps at their stated \
+                        rate: the expectation-inside one (M-Lipschitz gap, McDiarmid on outputs in a set of \
+                        diameter D) and BG23 eq. (1.2)'s, seeds outside (Hoeffding over R seeds + McDiarmid \
+                        within each seed, union bound); the Clopper–Pearson 99.9% upper bound on each miss \
+                        rate over fixed seeds is ≤ δ.",
             kind: Kind::MonteCarlo,
-            code: "gap::vi::weak_vi_gap_mc",
+            code: "gap::vi::{weak_vi_gap_mc, weak_vi_gap_bg23_mc}",
             check: check_mc,
         },
         Claim {
@@ -581,17 +583,167 @@ fn check_mc(b: Budget) -> Result<Evidence> {
              max |error|/radius {worst_rel:.3}; rate-1/N radius: misses {miss_naive}/{reps} (CP lower {lo_c:.4})"
         ));
     }
+    // BG23 eq. (1.2)'s weak gap (seeds outside): weak_vi_gap_bg23_mc on R seeds × N outputs.
+    // Control: the expectation-inside interval on the pooled R·N outputs, read as an interval for
+    // BG23's gap (it estimates the other flavour, so it misses where the flavours differ).
+    let mut ctrl_pooled = BoundCheck::new(0.0, 0.0);
+    let (bg_reps, r_seeds, n_out): (u64, usize, usize) = if b == Budget::Full {
+        (200, 100, 100)
+    } else {
+        (70, 30, 30)
+    };
+    for (name, op, data, seeds) in bg23_mc_cases()? {
+        let op = op.as_ref();
+        let exact = weak_vi_gap_bg23(op, &data, &seeds)?;
+        let inside = weak_vi_gap_expectation_inside(op, &data, &flatten_seeds(&seeds))?;
+        let diam = op.domain().diameter();
+        let seed_cum = cumulative(seeds.iter().map(|s| s.weight));
+        let out_cum: Vec<Vec<f64>> = seeds
+            .iter()
+            .map(|s| cumulative(s.outputs.iter().map(|o| o.weight)))
+            .collect();
+        let (mut miss, mut miss_pooled) = (0u64, 0u64);
+        let mut radius = 0.0;
+        let mut worst_rel = 0.0_f64;
+        for rep in 0..bg_reps {
+            let mut st = Stream::new(rep, "claims/core.vi_weak_gap_mc/bg23");
+            let draws: Vec<Vec<Vec<f64>>> = (0..r_seeds)
+                .map(|_| {
+                    let j = pick(&seed_cum, st.uniform());
+                    (0..n_out)
+                        .map(|_| seeds[j].outputs[pick(&out_cum[j], st.uniform())].z.clone())
+                        .collect()
+                })
+                .collect();
+            let iv = weak_vi_gap_bg23_mc(op, &data, &draws, diam, delta)?;
+            radius = iv.radius;
+            worst_rel = worst_rel.max((exact - iv.estimate).abs() / iv.radius);
+            if exact < iv.lo || exact > iv.hi {
+                miss += 1;
+            }
+            let pooled: Vec<Vec<f64>> = draws.into_iter().flatten().collect();
+            let pv = weak_vi_gap_mc(op, &data, &pooled, diam, delta)?;
+            if exact < pv.lo || exact > pv.hi {
+                miss_pooled += 1;
+            }
+        }
+        let up = clopper_pearson_upper(miss, bg_reps, tail)?;
+        main.observe(
+            up,
+            delta,
+            format!("{name}: BG23 flavour, CP upper miss rate ≤ δ"),
+        );
+        let lo_c = clopper_pearson_lower(miss_pooled, bg_reps, tail)?;
+        ctrl.observe(
+            lo_c,
+            delta,
+            format!("{name}: pooled expectation-inside interval"),
+        );
+        ctrl_pooled.observe(
+            lo_c,
+            delta,
+            format!("{name}: pooled expectation-inside interval"),
+        );
+        notes.push(format!(
+            "BG23 flavour, {name}: exact {exact:.6} (expectation-inside {inside:.6}), radius {radius:.4}, \
+             misses {miss}/{bg_reps} (CP 99.9% upper {up:.4}), max |error|/radius {worst_rel:.3}; \
+             pooled expectation-inside interval: misses {miss_pooled}/{bg_reps} (CP lower {lo_c:.4})"
+        ));
+    }
     let mut ev = Evidence::from_checks(
         &main,
-        Some(("radius at the rate 1/N (M·D/N) instead of 1/√N", &ctrl)),
+        Some((
+            "radius at the rate 1/N (M·D/N) instead of 1/√N; for BG23's flavour, the expectation-inside interval on pooled outputs",
+            &ctrl,
+        )),
     )
     .note(format!(
-        "N = {n_samp} outputs per estimate, δ = {delta}, seeds 0..{reps}"
+        "expectation-inside flavour: N = {n_samp} outputs per estimate, δ = {delta}, seeds 0..{reps}"
+    ))
+    .note(format!(
+        "BG23 flavour: R = {r_seeds} seeds × N = {n_out} outputs per estimate, δ = {delta}, {bg_reps} repetitions (seeds 0..{bg_reps})"
     ));
+    // The pooled control must fail on its own (the 1/N control alone could reject it).
+    if ctrl_pooled.pass() {
+        ev.pass = false;
+        ev.details.push(
+            "violation: the pooled expectation-inside interval covers BG23's gap on every case: \
+             the coverage test cannot tell the flavours apart"
+                .into(),
+        );
+    }
     for n in notes {
         ev = ev.note(n);
     }
     Ok(ev)
+}
+
+/// Running sums of weights (for [`pick`]).
+fn cumulative(w: impl Iterator<Item = f64>) -> Vec<f64> {
+    let mut acc = 0.0;
+    w.map(|x| {
+        acc += x;
+        acc
+    })
+    .collect()
+}
+
+/// The index drawn by u ∈ [0, 1) from running sums `cum` (scaled to their total).
+fn pick(cum: &[f64], u: f64) -> usize {
+    let total = cum.last().copied().unwrap_or(1.0);
+    cum.partition_point(|&c| c <= u * total).min(cum.len() - 1)
+}
+
+/// A seeded coverage case: name, operator, data mixture, the seeds' enumerated output laws.
+type Bg23McCase = (String, Box<dyn MonotoneOp>, Mixture, Vec<SeedOutputs>);
+
+/// BG23-flavour coverage cases: the flavours claim's seeded algorithm on RotIso (ball) and
+/// QB-SSP; the constant operator G = 2β̂ on the unit ball with two seeds whose outputs are ±β̂
+/// (w.p. ¾/¼ and ¼/¾: gap_F is affine with slope of norm M along the whole diameter, the
+/// Hoeffding term's least conservative case); the rotation G(z) = Jz on the unit ball with
+/// deterministic seeds ±a (gap_F(z) = ‖z‖: BG23's gap 1, the expectation-inside one 0).
+fn bg23_mc_cases() -> Result<Vec<Bg23McCase>> {
+    let mut v: Vec<Bg23McCase> = Vec::new();
+    for inst in [
+        instances::vi_rot_iso_ball(2, false),
+        instances::vi_qb_ssp(0.5, 0.5, 0.8),
+    ] {
+        let seeds = seeded_outputs(&inst, 2);
+        let data = Mixture::population(&inst.dist);
+        v.push((inst.name, inst.op, data, seeds));
+    }
+    let beta = vec![0.6, 0.8];
+    let minus = linalg::scale(-1.0, &beta);
+    let two = |p: f64, a: &[f64], b: &[f64]| SeedOutputs {
+        weight: 0.5,
+        outputs: vec![
+            ViOutput {
+                weight: p,
+                z: a.to_vec(),
+            },
+            ViOutput {
+                weight: 1.0 - p,
+                z: b.to_vec(),
+            },
+        ],
+    };
+    v.push((
+        "const(β̂ = (0.6, 0.8)), seeds ±β̂".into(),
+        Box::new(crate::problem::monotone::ConstantOp::bg23_prop12(
+            2, 2.0, 1.0,
+        )?),
+        Mixture::single(&beta),
+        vec![two(0.75, &beta, &minus), two(0.25, &beta, &minus)],
+    ));
+    let atom = DataAffineOp::rot_iso_atom(0.0, 1.0, &[0.0, 0.0]);
+    let rot = DataAffineOp::rot_iso_ball(vec![0.0, 0.0], 1.0, std::slice::from_ref(&atom))?;
+    v.push((
+        "rotation Jz on the unit ball, seeds ±a (a = (0.6, 0.8))".into(),
+        Box::new(rot),
+        Mixture::single(&atom),
+        vec![two(1.0, &beta, &minus), two(0.0, &beta, &minus)],
+    ));
+    Ok(v)
 }
 
 fn check_nu(b: Budget) -> Result<Evidence> {

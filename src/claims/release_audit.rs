@@ -30,7 +30,7 @@ use crate::algorithms::{
     Algorithm, Diagnostics, Output, OutputPerturbation, RecursiveRegularization,
     RegularizedSaddlePoint,
 };
-use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
+use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind, Series};
 use crate::error::{invalid, Result};
 use crate::geometry::Domain;
 use crate::linalg::Matrix;
@@ -273,7 +273,23 @@ fn evidence(
         )),
     );
     ev = if tight {
-        ev.with_tight(ratio, TIGHT_TOL)
+        // The plot: the per-threshold ε lower bound of the same audit (no further draws), whose
+        // maximum is the tight ratio; below 0 an event proves nothing, as in ε_lb.
+        let curve = main
+            .curve
+            .iter()
+            .map(|c| (c.threshold, c.epsilon.max(0.0) / eps_ref))
+            .collect();
+        ev.with_tight(ratio, TIGHT_TOL).with_series(Series::ratio(
+            format!(
+                "{what}: ε lower bound of each threshold event / {ref_name} ({} draws per side, 95%)",
+                main.draws
+            ),
+            "threshold t on the score ⟨release, u⟩ (events {score > t}, {score < t})",
+            format!("max(0, ε_lb(t)) / {ref_name}"),
+            curve,
+            false,
+        ))
     } else {
         ev.note(format!(
             "not a tight instance: ε_lb/ε = {ratio:.3} (the ε of a with-replacement mixture lives \

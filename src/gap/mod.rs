@@ -14,6 +14,7 @@
 //! An algorithm's output distribution is passed as weighted outputs (ρ_k, w_k, θ_k): exact when it
 //! comes from enumerating every dataset of a finite-support distribution (crate::exact).
 
+pub mod expected_gaussian;
 pub mod vi;
 
 use crate::error::{invalid, Result};

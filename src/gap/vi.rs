@@ -22,6 +22,8 @@
 //!   affine on the outputs' hull, e.g. for constant operators (gap_F(z) = ⟨F, z⟩ + σ_Z(−F)).
 //! * [`weak_vi_gap_mc`]: a Monte Carlo estimate of the expectation-inside weak gap from i.i.d.
 //!   outputs with a rigorous two-sided confidence interval (construction in its doc).
+//! * [`weak_vi_gap_bg23_mc`]: the same for BG23's weak gap (seeds outside), from R i.i.d. seeds
+//!   each with N_j i.i.d. outputs (Hoeffding over seeds, McDiarmid within each seed).
 //! * [`crate::problem::monotone::nu_certificate`]: BG23 eq. (5.1)'s ν-certificate.
 //!
 //! Derivations: proofs-notes/vi-core.md, "Operators and VI gaps".
@@ -257,6 +259,100 @@ pub fn weak_vi_gap_mc(
         hi: estimate + radius,
         radius,
         samples: samples.len(),
+        delta,
+    })
+}
+
+/// Monte Carlo estimate of BG23 eq. (1.2)'s weak VI gap θ = E_r[gap_F(m_r)], m_r = E_S[A_r(S)]
+/// (the algorithm's randomness r outside the sup, the data inside): `seeds[j]` holds the N_j
+/// outputs A_{r_j}(S_{j,1}), …, A_{r_j}(S_{j,N_j}) of one seed r_j, with r_1, …, r_R i.i.d. from
+/// the algorithm's seed law and, given r_j, the datasets S_{j,l} i.i.d. The estimate is
+/// (1/R) Σ_j gap_F(ẑ_j), ẑ_j the mean of seed j's outputs.
+///
+/// Interval (probability ≥ 1 − δ of covering θ, for outputs in a set of diameter D =
+/// `output_diameter`; derivation in proofs-notes/vi-core.md, "Monte Carlo weak gaps"): with
+/// M ≥ sup_{u∈Z}‖F(u)‖ the operator's bound over the data's support, gap_F is M-Lipschitz and
+/// its values on the outputs' hull lie in an interval of length ≤ M·D, so
+/// * over seeds (Hoeffding on the i.i.d. gap_F(m_{r_j})): |(1/R)Σ_j gap_F(m_{r_j}) − θ| ≤
+///   M·D·√(ln(4/δ)/(2R)) with probability ≥ 1 − δ/2;
+/// * within seed j (McDiarmid as in [`weak_vi_gap_mc`], at level δ/(2R), union over the R
+///   seeds): |gap_F(ẑ_j) − gap_F(m_{r_j})| ≤ M·D(1 + √ln(2R/δ))/√(2N_j) for every j with
+///   probability ≥ 1 − δ/2;
+///
+/// radius = M·D·[√(ln(4/δ)/(2R)) + (1/R) Σ_j (1 + √ln(2R/δ))/√(2N_j)].
+///
+/// Checked: every output lies within D of the first one (a necessary condition of the diameter).
+pub fn weak_vi_gap_bg23_mc(
+    op: &dyn MonotoneOp,
+    data: &Mixture,
+    seeds: &[Vec<Vec<f64>>],
+    output_diameter: f64,
+    delta: f64,
+) -> Result<McInterval> {
+    if seeds.is_empty() {
+        return Err(invalid("seeds", "needs at least one seed"));
+    }
+    if !(delta > 0.0 && delta < 1.0) {
+        return Err(invalid("delta", format!("must be in (0, 1), got {delta}")));
+    }
+    if !(output_diameter.is_finite() && output_diameter >= 0.0) {
+        return Err(invalid(
+            "output_diameter",
+            format!("must be finite and ≥ 0, got {output_diameter}"),
+        ));
+    }
+    let d = op.dim();
+    let first = seeds[0]
+        .first()
+        .ok_or_else(|| invalid("seeds[0]", "needs at least one output"))?;
+    for (j, outs) in seeds.iter().enumerate() {
+        if outs.is_empty() {
+            return Err(invalid(format!("seeds[{j}]"), "needs at least one output"));
+        }
+        for (i, z) in outs.iter().enumerate() {
+            let field = format!("seeds[{j}][{i}]");
+            if z.len() != d {
+                return Err(invalid(
+                    &field,
+                    format!("has length {}, expected {d}", z.len()),
+                ));
+            }
+            crate::error::require_finite(&field, z)?;
+            let dist = linalg::norm2(&linalg::sub(z, first));
+            if dist > output_diameter * (1.0 + 1e-12) {
+                return Err(invalid(
+                    &field,
+                    format!(
+                        "is {dist} from seeds[0][0], more than output_diameter = {output_diameter}"
+                    ),
+                ));
+            }
+        }
+    }
+    let support: Vec<Vec<f64>> = data.points.iter().map(<[f64]>::to_vec).collect();
+    let m = op.constants(&support)?.bound;
+    let r = seeds.len() as f64;
+    let mut estimate = 0.0;
+    let mut within = 0.0;
+    let mut zbar = vec![0.0; d];
+    for outs in seeds {
+        let n = outs.len() as f64;
+        zbar.iter_mut().for_each(|v| *v = 0.0);
+        for z in outs {
+            linalg::axpy(1.0 / n, z, &mut zbar);
+        }
+        estimate += op.vi_gap(data, &zbar)? / r;
+        within += 1.0 / (2.0 * n).sqrt();
+    }
+    let across = ((4.0 / delta).ln() / (2.0 * r)).sqrt();
+    let within = (1.0 + (2.0 * r / delta).ln().sqrt()) * within / r;
+    let radius = m * output_diameter * (across + within);
+    Ok(McInterval {
+        estimate,
+        lo: estimate - radius,
+        hi: estimate + radius,
+        radius,
+        samples: seeds.iter().map(Vec::len).sum(),
         delta,
     })
 }

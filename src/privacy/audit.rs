@@ -223,6 +223,17 @@ pub struct GdpFit {
     pub epsilon_gdp_lb: f64,
 }
 
+/// The ε lower bound of one threshold: the best of its 4 tests (both directions, either side as
+/// the numerator), as step 4 of the module docs computes it before maximizing over thresholds.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ThresholdEpsilon {
+    /// t.
+    pub threshold: f64,
+    /// max over the 4 tests at t of log((p̂_lo − δ)/p̂_hi) (−∞ when every p̂_lo ≤ δ); the report's
+    /// `epsilon_lb` is max(0, max over t of this).
+    pub epsilon: f64,
+}
+
 /// What an audit found.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AuditReport {
@@ -247,6 +258,11 @@ pub struct AuditReport {
     pub tail_level: f64,
     /// The Gaussian-DP fit.
     pub gdp: GdpFit,
+    /// The ε lower bound of each threshold, in increasing threshold order (the curve whose
+    /// maximum is `epsilon_lb`; for plots). Every entry is valid on the same confidence event as
+    /// `epsilon_lb`.
+    #[serde(default)]
+    pub curve: Vec<ThresholdEpsilon>,
 }
 
 /// Run `mechanism(side, seed)` for the seeds of the module docs and bound ε (module docs).
@@ -295,7 +311,9 @@ where
     };
     let mut best: Option<AuditEvent> = None;
     let mut best_gdp: Option<GdpFit> = None;
+    let mut curve = Vec::with_capacity(t);
     for &th in &grid {
+        let mut at_t = f64::NEG_INFINITY;
         for dir in [Direction::Above, Direction::Below] {
             let bs = bounds(&s, th, dir)?;
             let bsp = bounds(&sp, th, dir)?;
@@ -335,11 +353,16 @@ where
                         epsilon_gdp_lb: 0.0,
                     });
                 }
+                at_t = at_t.max(eps);
                 if best.as_ref().is_none_or(|b| eps > b.epsilon) {
                     best = Some(ev);
                 }
             }
         }
+        curve.push(ThresholdEpsilon {
+            threshold: th,
+            epsilon: at_t,
+        });
     }
     let best = best.expect("the grid has at least one threshold");
     let mut gdp = best_gdp.expect("the grid has at least one threshold");
@@ -367,6 +390,7 @@ where
         tests: 4 * t,
         tail_level: tail,
         gdp,
+        curve,
     })
 }
 
@@ -726,5 +750,30 @@ mod tests {
         let g = pilot_quantiles(&v, 16);
         assert!(g.windows(2).all(|w| w[0] < w[1]));
         assert!(g[0] >= 4.0 && *g.last().unwrap() <= 995.0);
+    }
+
+    #[test]
+    fn the_curve_is_per_threshold_and_peaks_at_epsilon_lb() {
+        // A shifted Gaussian score, 2000 draws per side, an explicit grid.
+        let grid: Vec<f64> = (-8..=8).map(|k| f64::from(k) * 0.25).collect();
+        let mut cfg = AuditConfig::new(2000, 1e-3);
+        cfg.thresholds = Thresholds::Explicit(grid.clone());
+        let r = audit(
+            |side, seed| {
+                let z = NoiseSource::sample(seed).normals("score", 1)?[0];
+                Ok(z + if side == Side::S { 1.0 } else { 0.0 })
+            },
+            &cfg,
+        )
+        .unwrap();
+        assert_eq!(r.curve.len(), r.thresholds);
+        assert!(r.curve.iter().zip(&grid).all(|(c, t)| c.threshold == *t));
+        let peak = r
+            .curve
+            .iter()
+            .map(|c| c.epsilon)
+            .fold(f64::NEG_INFINITY, f64::max);
+        assert_eq!(peak.max(0.0), r.epsilon_lb);
+        assert_eq!(peak, r.best.epsilon);
     }
 }

@@ -3,13 +3,81 @@
 
 use crate::claims::{Series, SeriesKind};
 use crate::error::{invalid, Result};
+use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+impl Series {
+    /// A [`SeriesKind::Ratio`] plot's data from (parameter, measured/bound) points: sorted by the
+    /// parameter, non-finite points dropped (the plot has no place for them; the claim's verdict
+    /// never reads a series). With `log_x`, points with a parameter ≤ 0 are dropped too.
+    pub fn ratio(
+        title: impl Into<String>,
+        x_label: impl Into<String>,
+        y_label: impl Into<String>,
+        mut points: Vec<(f64, f64)>,
+        log_x: bool,
+    ) -> Series {
+        points.retain(|(x, y)| x.is_finite() && y.is_finite() && (!log_x || *x > 0.0));
+        points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        Series {
+            kind: SeriesKind::Ratio,
+            title: title.into(),
+            x_label: x_label.into(),
+            y_label: y_label.into(),
+            x: points.iter().map(|p| p.0).collect(),
+            y: points.iter().map(|p| p.1).collect(),
+            y_se: Vec::new(),
+            bound: Vec::new(),
+            fit: None,
+            log_x,
+        }
+    }
+}
 
 const WIDTH: u32 = 760;
 const HEIGHT: u32 = 480;
 
 fn err(e: impl std::fmt::Display) -> crate::error::Error {
     invalid("plot", e)
+}
+
+/// Characters per title line: longer titles wrap at a space (the caption of plotters does not).
+const TITLE_CHARS: usize = 100;
+
+/// `title` broken into lines of at most [`TITLE_CHARS`] characters at spaces (a longer word
+/// stays whole on its own line).
+fn wrap(title: &str) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for word in title.split(' ') {
+        if !cur.is_empty() && cur.chars().count() + 1 + word.chars().count() > TITLE_CHARS {
+            lines.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(word);
+    }
+    lines.push(cur);
+    lines
+}
+
+/// Draw the (wrapped) title at the top of `root`; returns the area below it.
+fn titled<'a>(
+    root: &DrawingArea<SVGBackend<'a>, Shift>,
+    title: &str,
+) -> Result<DrawingArea<SVGBackend<'a>, Shift>> {
+    const LINE: i32 = 18;
+    let lines = wrap(title);
+    let (top, rest) = root.split_vertically(10 + LINE as u32 * lines.len() as u32);
+    let style =
+        TextStyle::from(("sans-serif", 16).into_font()).pos(Pos::new(HPos::Center, VPos::Top));
+    for (i, l) in lines.iter().enumerate() {
+        top.draw_text(l, &style, (WIDTH as i32 / 2, 6 + LINE * i as i32))
+            .map_err(err)?;
+    }
+    Ok(rest)
 }
 
 /// The range of the finite positive values of `v`, widened by `pad` (a factor) on both sides.
@@ -106,8 +174,8 @@ fn rate_svg(s: &Series) -> Result<String> {
             .flat_map(|f| [line(f.slope)(x0), line(f.slope)(x1)]);
         let (y0, y1) = log_range(lo_hi.chain(s.bound.iter().copied()).chain(fits), 1.3)
             .ok_or_else(|| err("no positive y"))?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(&s.title, ("sans-serif", 16))
+        let area = titled(&root, &s.title)?;
+        let mut chart = ChartBuilder::on(&area)
             .margin(12)
             .x_label_area_size(44)
             .y_label_area_size(72)
@@ -115,6 +183,7 @@ fn rate_svg(s: &Series) -> Result<String> {
             .map_err(err)?;
         chart
             .configure_mesh()
+            .max_light_lines(2)
             .x_desc(format!("{} (log scale)", s.x_label))
             .y_desc(format!("{} (log scale)", s.y_label))
             .x_label_formatter(&|v| tick(*v))
@@ -214,6 +283,7 @@ fn ratio_svg(s: &Series) -> Result<String> {
                 let mut chart = $chart;
                 chart
                     .configure_mesh()
+                    .max_light_lines(2)
                     .x_desc(if s.log_x {
                         format!("{} (log scale)", s.x_label)
                     } else {
@@ -251,9 +321,9 @@ fn ratio_svg(s: &Series) -> Result<String> {
                     .map_err(err)?;
             }};
         }
-        let mut builder = ChartBuilder::on(&root);
+        let area = titled(&root, &s.title)?;
+        let mut builder = ChartBuilder::on(&area);
         builder
-            .caption(&s.title, ("sans-serif", 16))
             .margin(12)
             .x_label_area_size(44)
             .y_label_area_size(64);
@@ -279,6 +349,18 @@ fn ratio_svg(s: &Series) -> Result<String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn long_titles_wrap_at_spaces() {
+        let t = "word ".repeat(50);
+        let lines = super::wrap(t.trim());
+        assert!(lines.len() > 1);
+        assert!(lines
+            .iter()
+            .all(|l| l.chars().count() <= super::TITLE_CHARS));
+        assert_eq!(lines.join(" "), t.trim());
+        assert_eq!(super::wrap("short"), ["short"]);
+    }
+
     #[test]
     fn ticks_are_short() {
         let t: Vec<String> = [10.0, 1.0, 0.1, 0.01, 2000.0, 0.25, 1e-5, 3.5e6, 123456.0]

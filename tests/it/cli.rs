@@ -599,21 +599,40 @@ fn snapshot_verify_report_stable_columns() {
     let md = std::fs::read_to_string(d.join("report.md")).unwrap();
     assert!(md.contains("| control margin |") && md.contains("## Legend"));
     assert!(!md.contains("Some("), "no Rust debug text in report.md");
-    let plotted: Vec<&str> = rows
+    // A claim with one series has plots/{id}.svg, one with k > 1 has plots/{id}-1.svg ..
+    // plots/{id}-k.svg.
+    let plotted: Vec<(&str, usize)> = rows
         .iter()
-        .filter(|r| r.get("series").is_some())
-        .map(|r| r["id"].as_str().unwrap())
+        .filter_map(|r| {
+            let k = r.get("series")?.as_array()?.len();
+            Some((r["id"].as_str().unwrap(), k))
+        })
         .collect();
-    for id in ["bgm23.rate_n", "bgm23.rate_eps"] {
-        assert!(plotted.contains(&id), "{id} carries its plot series");
-    }
-    for id in &plotted {
-        let svg = d.join(format!("plots/{id}.svg"));
-        assert!(svg.exists(), "{}", svg.display());
+    for id in [
+        "bgm23.rate_n",
+        "bgm23.rate_eps",
+        "kllw22.release_audit_dp_gda",
+    ] {
         assert!(
-            md.contains(&format!("](plots/{id}.svg)")),
-            "report.md links {id}'s plot"
+            plotted.iter().any(|(p, _)| *p == id),
+            "{id} carries its plot series"
         );
+    }
+    assert!(
+        plotted.contains(&("kllw22.lemma3", 2)),
+        "kllw22.lemma3 plots both of its tight ratios"
+    );
+    for (id, k) in &plotted {
+        let names: Vec<String> = if *k == 1 {
+            vec![format!("plots/{id}.svg")]
+        } else {
+            (1..=*k).map(|j| format!("plots/{id}-{j}.svg")).collect()
+        };
+        for name in names {
+            let svg = d.join(&name);
+            assert!(svg.exists(), "{}", svg.display());
+            assert!(md.contains(&format!("]({name})")), "report.md links {name}");
+        }
     }
 }
 

@@ -5,6 +5,7 @@
 use dpsaddle::geometry::Domain;
 use dpsaddle::instances::{self, ViInstance};
 use dpsaddle::linalg::{self, Matrix};
+use dpsaddle::oracle::OpOracle;
 use dpsaddle::problem::monotone::{
     ClampedOp, ConstantOp, DataAffineOp, MonotoneOp, RegularizedOp, SaddleOperator,
 };
@@ -92,6 +93,192 @@ fn allocation_free_paths_are_bit_identical() {
         .collect();
     let op = DataAffineOp::rot_iso_ball(vec![0.0; d], 2.0, &atoms).unwrap();
     assert_paths_agree(&op, &atoms, 7);
+}
+
+fn bits(v: &[f64]) -> Vec<u64> {
+    v.iter().map(|x| x.to_bits()).collect()
+}
+
+/// `add_batch_scaled` (and `OpOracle::batch_into`, which uses it) against successive
+/// `add_scaled` calls, bit for bit, on batches with repeated and out-of-order indices, a negative
+/// scale, signed zeros in z, the data and the accumulator.
+fn assert_batch_agrees(op: &dyn MonotoneOp, atoms: &[Vec<f64>], seed: u64) {
+    let d = op.dim();
+    let k = op.point_dim();
+    // The atoms, then copies with a signed zero planted (skipped where it breaks monotonicity is
+    // irrelevant here: only the arithmetic path is compared).
+    let mut rows: Vec<Vec<f64>> = atoms.to_vec();
+    for (j, a) in atoms.iter().enumerate() {
+        let mut b = a.clone();
+        b[j % k] = -0.0;
+        rows.push(b);
+    }
+    let n = rows.len();
+    let flat: Vec<f64> = rows.concat();
+    let batches: Vec<Vec<usize>> = vec![
+        vec![0],
+        (0..n).collect(),
+        (0..n).rev().collect(),
+        vec![n - 1, 0, n - 1, 1, 1, 0, n / 2, n - 1],
+        (0..3 * n).map(|i| (i * 7 + 3) % n).collect(),
+        vec![],
+    ];
+    for (zi, mut z) in points(op.domain(), seed, 6).into_iter().enumerate() {
+        if zi == 1 {
+            z[0] = -0.0;
+        }
+        for idx in &batches {
+            for s in [1.0, -0.37, 1.0 / idx.len().max(1) as f64] {
+                let base: Vec<f64> = (0..d)
+                    .map(|i| {
+                        if i % 5 == 0 {
+                            -0.0
+                        } else {
+                            0.1 * i as f64 - 0.3
+                        }
+                    })
+                    .collect();
+                let mut want = base.clone();
+                for &i in idx {
+                    op.add_scaled(&z, &rows[i], s, &mut want);
+                }
+                let mut got = base.clone();
+                op.add_batch_scaled(&z, &flat, k, idx, s, &mut got);
+                assert_eq!(bits(&got), bits(&want), "d={d}, batch {idx:?}, s={s}");
+                // The oracle's batch starts from 0.0 and counts one evaluation per index.
+                let mut want0 = vec![0.0; d];
+                for &i in idx {
+                    op.add_scaled(&z, &rows[i], s, &mut want0);
+                }
+                let oracle = OpOracle::new(op);
+                let mut got0 = vec![f64::NAN; d];
+                oracle.batch_into(&flat, k, idx, s, &z, &mut got0);
+                assert_eq!(bits(&got0), bits(&want0));
+                assert_eq!(oracle.evals(), idx.len() as u64);
+            }
+        }
+    }
+}
+
+/// Data-affine operators exercising every branch of the batch kernel: fixed parts (one, two,
+/// none), 0–5 data-scaled parts (5 takes the per-sample path), block, dense and zero data maps,
+/// a constant shift; d = 4 and d = 150 (two full 64-row chunks and a tail of 22).
+fn general_affine_ops(d: usize) -> Vec<(DataAffineOp, Vec<Vec<f64>>)> {
+    use dpsaddle::problem::monotone::{DataMap, StructMat};
+    let mut st = Stream::new(11, "tests/vi_ops/general_affine");
+    let dense = |st: &mut Stream, r: usize, c: usize| {
+        let mut m = Matrix::zeros(r, c);
+        for i in 0..r {
+            for j in 0..c {
+                m.set(i, j, st.uniform() - 0.5);
+            }
+        }
+        m
+    };
+    let ball = Domain::ball(vec![0.0; d], 1.5).unwrap();
+    let diag: Vec<f64> = (0..d).map(|i| 0.2 + (i % 4) as f64 / 4.0).collect();
+    let k = d + 6;
+    let atoms: Vec<Vec<f64>> = (0..4)
+        .map(|_| (0..k).map(|_| st.uniform() - 0.5).collect())
+        .collect();
+    let lin = |n: usize| -> Vec<(usize, StructMat)> {
+        let forms = [
+            StructMat::ScaledIdentity { dim: d, s: 0.0 },
+            StructMat::Rotation { dim: d, s: 1.3 },
+            StructMat::Diagonal(vec![0.0; d]),
+            StructMat::Rotation { dim: d, s: -0.4 },
+            StructMat::ScaledIdentity { dim: d, s: 0.0 },
+        ];
+        forms.into_iter().take(n).enumerate().collect()
+    };
+    let shift: Vec<f64> = (0..d)
+        .map(|i| if i % 3 == 0 { -0.0 } else { 0.01 * i as f64 })
+        .collect();
+    let mut v = vec![];
+    for n_lin in 0..=5 {
+        let fixed = match n_lin % 3 {
+            0 => vec![],
+            1 => vec![StructMat::Diagonal(diag.clone())],
+            _ => vec![
+                StructMat::ScaledIdentity { dim: d, s: 0.7 },
+                StructMat::Dense(dense(&mut st, d, d)),
+                StructMat::Rotation { dim: d, s: 2.0 },
+            ],
+        };
+        let b_map = match n_lin % 3 {
+            0 => DataMap::Block {
+                offset: 6,
+                scale: -0.5,
+            },
+            1 => DataMap::Dense(dense(&mut st, d, k)),
+            _ => DataMap::Zero,
+        };
+        let sh = if n_lin % 2 == 1 {
+            Some(shift.clone())
+        } else {
+            None
+        };
+        let op = DataAffineOp::new(ball.clone(), k, fixed, lin(n_lin), b_map, sh).unwrap();
+        v.push((op, atoms.clone()));
+    }
+    v
+}
+
+#[test]
+fn batch_path_is_bit_identical() {
+    for (k, inst) in all_instances().into_iter().enumerate() {
+        let op = inst.op.as_ref();
+        assert_batch_agrees(op, &inst.dist.atoms, 300 + k as u64);
+        let anchor = op.domain().center();
+        let reg = RegularizedOp::new(op, vec![(0.3, anchor.clone()), (0.2, vec![0.1; op.dim()])])
+            .unwrap();
+        assert_batch_agrees(&reg, &inst.dist.atoms, 400 + k as u64);
+        let cl = ClampedOp::new(op);
+        assert_batch_agrees(&cl, &inst.dist.atoms, 500 + k as u64);
+        let cl_reg = ClampedOp::new(&reg);
+        assert_batch_agrees(&cl_reg, &inst.dist.atoms, 600 + k as u64);
+        if let Some(af) = op.affine_form() {
+            let r = af.regularized(&[(0.25, anchor)]).unwrap();
+            assert_batch_agrees(&r, &inst.dist.atoms, 700 + k as u64);
+        }
+        // Boxed and borrowed forwarding.
+        let boxed: Box<&dyn MonotoneOp> = Box::new(op);
+        assert_batch_agrees(&boxed, &inst.dist.atoms, 800 + k as u64);
+    }
+    for d in [4, 150] {
+        for (j, (op, atoms)) in general_affine_ops(d).into_iter().enumerate() {
+            assert_batch_agrees(&op, &atoms, 900 + j as u64);
+            assert_batch_agrees(&ClampedOp::new(&op), &atoms, 950 + j as u64);
+        }
+        let atoms: Vec<Vec<f64>> = (0..5)
+            .map(|j| {
+                let b: Vec<f64> = (0..d)
+                    .map(|i| ((i * 7 + j) % 11) as f64 / 10.0 - 0.5)
+                    .collect();
+                DataAffineOp::rot_iso_atom(0.1 * j as f64, 1.0 - j as f64, &b)
+            })
+            .collect();
+        let op = DataAffineOp::rot_iso_ball(vec![0.0; d], 2.0, &atoms).unwrap();
+        assert_batch_agrees(&op, &atoms, 990 + d as u64);
+        let bx = DataAffineOp::rot_iso_box(vec![-1.0; d], vec![0.5; d], &atoms).unwrap();
+        assert_batch_agrees(&bx, &atoms, 991 + d as u64);
+    }
+    // The dense affine family and a general saddle operator (default batch path).
+    let mut m = Matrix::zeros(4, 4);
+    for i in 0..2 {
+        m.set(2 * i, 2 * i + 1, -1.0);
+        m.set(2 * i + 1, 2 * i, 1.0);
+        m.set(2 * i, 2 * i, 0.3);
+    }
+    let aff =
+        dpsaddle::problem::AffineOp::new(m, Domain::ball(vec![0.0; 4], 1.0).unwrap()).unwrap();
+    let shifts: Vec<Vec<f64>> = (0..4)
+        .map(|j| vec![0.1 * j as f64, -0.2, 0.3, 0.0])
+        .collect();
+    assert_batch_agrees(&aff, &shifts, 1001);
+    let inst = instances::lin_ball(7);
+    let so = SaddleOperator::new(inst.f.as_ref());
+    assert_batch_agrees(&so, &inst.dist.atoms, 1002);
 }
 
 /// RotIso values against the hand formula (μz + κJz + b), computed here independently.

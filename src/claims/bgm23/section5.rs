@@ -831,11 +831,16 @@ fn check_prop13(b: Budget) -> Result<Evidence> {
     let mut ctrl = BoundCheck::new(0.0, 0.0);
     let mut swapped = BoundCheck::new(0.0, 0.0);
     let mut wrong_halves: Vec<String> = Vec::new();
+    // The plot: (Gap − Gap_weak)/2 against n at p = 1/2, s₀ = 0 (values of the sweep below).
+    let mut plot: Vec<(f64, f64)> = Vec::new();
     for p in &ps {
         for s0 in &s0s {
             for n in 2..=nmax {
                 let law = mode_of_halves_law(p, n, s0)?;
                 let d = law.diff();
+                if *p == q(1, 2) && s0.is_zero() {
+                    plot.push((n as f64, fl(&d) / 2.0));
+                }
                 let label = format!("p={p} s0={s0} n={n}");
                 let paper_case = *p == q(1, 2) && n % 4 == 2;
                 // Ĝap = |w̄| + |θ̄| ≤ 2 (range [−1, 1]), and = 2 exactly in the paper's case.
@@ -974,6 +979,13 @@ fn check_prop13(b: Budget) -> Result<Evidence> {
         main.instances + iff.instances + brute.instances + table.instances + float.instances;
     Ok(ev
         .with_tight(fl(&tight) / 2.0, 0.0)
+        .with_series(Series::ratio(
+            "BGM23 Prop 13, mode of halves (p = 1/2, s₀ = 0): (Gap − Gap_weak)/2 against n, exact (= 1 iff n ≡ 2 mod 4)",
+            "n",
+            "(Gap − Gap_weak)/2, exact",
+            plot,
+            false,
+        ))
         .note(format!(
             "Gap − Gap_weak = 2 ⇔ (p = 1/2 and n ≡ 2 mod 4), 0 ≤ diff ≤ 2: {} instances, pass {}",
             iff.instances,
@@ -1285,10 +1297,19 @@ fn check_thm15(b: Budget) -> Result<Evidence> {
     let mut ctrl = BoundCheck::new(0.0, 0.0);
     let mut tight: Option<f64> = None;
     let mut rows_note = Vec::new();
-    for (r, l, n, k) in packing_rows(full) {
+    // The plot: on the first row, the checked ratio (measured lower bound / E_σ[excess]) of the
+    // regularized ERMs against λ/λ* (the first four algorithms, λ* = 2L√K/(nR)).
+    let mut plot: Vec<(f64, f64)> = Vec::new();
+    for (row, (r, l, n, k)) in packing_rows(full).into_iter().enumerate() {
         let p = Packing::new(r, l, n, k)?;
-        for (name, alg) in packing_algorithms(&p) {
+        for (j, (name, alg)) in packing_algorithms(&p).into_iter().enumerate() {
             let rep = p.analyse(alg)?;
+            if row == 0 && j < 4 {
+                let lam_over = [1.0, 2.0, 0.5, 0.125][j];
+                if let Some(r) = ratio(fl(&rep.measured_lower_bound), fl(&rep.expected_excess)) {
+                    plot.push((lam_over, r));
+                }
+            }
             let label = format!("(R, L, n, K) = ({}, {}, {n}, {k}) {name}", p.r, p.l);
             identity.observe_exact(
                 rep.expected_excess == rep.identity_signed
@@ -1365,6 +1386,13 @@ fn check_thm15(b: Budget) -> Result<Evidence> {
     ev.instances = main.instances + float.instances;
     Ok(ev
         .with_tight(tight.unwrap_or(f64::NAN), 0.0)
+        .with_series(Series::ratio(
+            "BGM23 Thm 15, packing (R, L, n, K) = (1, 1, 8, 4): the lower bound (L/n)(R√K − KΔ_coord/2) / regularized ERM's E_σ[excess] against λ/λ*, exact",
+            "λ/λ*, λ* = 2L√K/(nR)",
+            "(L/n)(R√K − KΔ_coord/2) / E_σ[excess]",
+            plot,
+            true,
+        ))
         .note(format!(
             "identity E_σ[excess] = (L/(n2ᴷ))ΣΣσⱼAⱼ + RL√K/n = paired form: {} algorithm×instance pairs, pass {}",
             identity.instances,

@@ -12,7 +12,7 @@
 //! and D = 1; η = D/L = 1, T = 1: both sides of Lemma 20 equal D·L = 1.
 
 use crate::algorithms::sgda::{BatchRule, Sgda};
-use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
+use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind, Series};
 use crate::error::Result;
 use crate::gap::gap_function;
 use crate::instances::{self, Instance};
@@ -298,6 +298,20 @@ fn check_lemma20(b: Budget) -> Result<Evidence> {
         "tight instance T=1",
     );
     let tight_ratio = lhs_t / bound_t;
+    // The plot: the same instance and step η = D/L run for T = 1..16 steps (T = 1 reused).
+    let mut plot = vec![(1.0, tight_ratio)];
+    for t in [2usize, 4, 8, 16] {
+        let out = full(&tt.f, eta_t, t, &tt.z0).run_objective(
+            &tt.f,
+            &obj_t,
+            &mut NoiseSource::sample(0),
+        )?;
+        let lhs = lemma20_pair_gap(&tt.f, &obj_t, &out.z(), &tt.z);
+        plot.push((
+            t as f64,
+            lhs / lemma20_bound(d2_t, eta_t, t, tt.l, 0.0, 1.0),
+        ));
+    }
     // (c) Monte Carlo.
     let n_mc = if full_budget { 4000 } else { 400 };
     let mut notes = Vec::new();
@@ -339,6 +353,13 @@ fn check_lemma20(b: Budget) -> Result<Evidence> {
     }
     let mut ev = Evidence::from_checks(&main, Some(("1/(2ηT) term halved (1/(4ηT))", &ctrl)))
         .with_tight(tight_ratio, 1e-9)
+        .with_series(Series::ratio(
+            "BGM23 Lemma 20, tight instance (LIN-box c = 0, x = (3/5, 4/5), η = D/L = 1): pair gap / its Lemma 20 bound against T",
+            "T (steps)",
+            "(F(z̄_T, z) pair gap) / Lemma 20's bound",
+            plot,
+            true,
+        ))
         .note(format!(
             "tight instance (LIN-box c=0, x=(3/5,4/5), z0−z=G, η=D/L=1, T=1): lhs={lhs_t} bound={bound_t} ratio={tight_ratio}"
         ))
@@ -435,6 +456,21 @@ fn check_def4(b: Budget) -> Result<Evidence> {
         lemma20_bound(tt.d * tt.d, eta_t, 1, tt.l, 0.0, 2.0) / tt.d,
         "tight instance T=1",
     );
+    // The plot: the same instance with Thm 21's step η = D̂/(L√T) for T = 1..16 (T = 1 reused).
+    let mut plot = vec![(1.0, a_meas_t / a_imp_t)];
+    for t in [2usize, 4, 8, 16] {
+        let eta = tt.d / (tt.l * (t as f64).sqrt());
+        let out = full(&tt.f, eta, t, &tt.z0).run_objective(
+            &tt.f,
+            &obj_t,
+            &mut NoiseSource::sample(0),
+        )?;
+        let a_meas = lemma20_pair_gap(&tt.f, &obj_t, &out.z(), &tt.z) / tt.d;
+        plot.push((
+            t as f64,
+            a_meas / def4_alpha_from_lemma20(tt.d, eta, t, tt.l, 0.0),
+        ));
+    }
     // (c) MC, minibatch + noise, comparator z*_S, D̂ = ‖z_0 − z*_S‖.
     let n_mc = if full_budget { 4000 } else { 400 };
     for case in mc_cases()? {
@@ -475,6 +511,13 @@ fn check_def4(b: Budget) -> Result<Evidence> {
     }
     let mut ev = Evidence::from_checks(&main, Some(("α̂ with the D̂/(2ηT) term halved", &ctrl)))
         .with_tight(a_meas_t / a_imp_t, 1e-9)
+        .with_series(Series::ratio(
+            "BGM23 Def 4 (corrected), Lemma 20's tight instance, η = D̂/(L√T), D̂ = 1: α̂ measured / α̂ implied against T",
+            "T (steps)",
+            "α̂ measured / α̂ implied by Lemma 20",
+            plot,
+            true,
+        ))
         .note(format!(
             "tight instance: α̂ measured {a_meas_t}, implied {a_imp_t} (D̂ = 1, η = D̂/L, T = 1)"
         ));

@@ -9,7 +9,7 @@
 
 use crate::algorithms::dp_gda::{Averaging, DpGda, DpGdaRun};
 use crate::algorithms::Algorithm;
-use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
+use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind, Series};
 use crate::error::Result;
 use crate::gap::gap_function;
 use crate::linalg::{self, Matrix};
@@ -168,7 +168,31 @@ fn check_esp(b: Budget) -> Result<Evidence> {
             format!("#{i}: joint"),
         );
     }
-    let mut ev = Evidence::from_checks(&main, Some(("block sum ≤ 2G/(nρ)", &ctrl)));
+    // The plot: the tight instance's ratio against the radius r (r = 0.01 reused, the smallest r
+    // at which the flip keeps both ESPs interior): the closed form 1/(1 + ρr), tending to 1 as
+    // r → 0. A point that cannot be evaluated is left out.
+    let esp_ratio = |r: f64| -> Option<f64> {
+        let f = instance(1, r, 1.0, Matrix::zeros(1, 1)).ok()?;
+        let g = blockwise_g(1, r, 1.0, 0.0, &[plus.clone(), minus.clone()]);
+        let dz = linalg::sub(&esp(&f, &s).ok()?, &esp(&f, &s2).ok()?);
+        let (nw, nv) = block_norms(1, &dz);
+        Some((nw + nv) / eq3_block_sum(g, n as f64, 1.0))
+    };
+    let mut sweep = vec![(r, tight)];
+    sweep.extend(
+        [0.03, 0.1, 0.3, 1.0]
+            .iter()
+            .filter_map(|&x| esp_ratio(x).map(|v| (x, v))),
+    );
+    let mut ev = Evidence::from_checks(&main, Some(("block sum ≤ 2G/(nρ)", &ctrl))).with_series(
+        Series::ratio(
+            "KLLW22 eq. (3), tight instance (p = 1, C = 0, ρ = 1, n = 200, one flip): ESP block sum / (4G/(nρ)) against the radius r",
+            "r (W = V = [−r, r])",
+            "(‖Δw*‖ + ‖Δv*‖)/(4G/(nρ))",
+            sweep,
+            true,
+        ),
+    );
     // The tight ratio is the measured block sum / (4G/(nρ)) itself (not rescaled); its closed form
     // 1/(1 + ρr) is asserted separately.
     ev.tight_ratio = Some(tight);
@@ -250,8 +274,24 @@ fn check_def3(b: Budget) -> Result<Evidence> {
         "equal block moves (DP-GDA, Δa = Δb): γ ≤ √2·joint",
     );
     let tight = (nw + nv) / (2f64.sqrt() * linalg::norm2(&dz));
+    // The plot: γ/(√2·joint) against c = ‖Δb‖/‖Δa‖ for Δb = c·Δa, Δa = (0.5, −0.4) (c = 1 is the
+    // equality case above, reused; c = 0 moves one block).
+    let mut sweep = vec![(1.0, tight)];
+    for c in [0.0, 0.25, 0.5, 2.0, 4.0] {
+        let x = [0.9, -0.7, 0.2 + 0.5 * c, 0.5 - 0.4 * c];
+        let dz = linalg::sub(&z0, &run(&s.replace_one(0, &x)?)?);
+        let (nw, nv) = block_norms(2, &dz);
+        sweep.push((c, (nw + nv) / (2f64.sqrt() * linalg::norm2(&dz))));
+    }
     Ok(Evidence::from_checks(&main, Some(("γ ≤ joint norm", &ctrl)))
         .with_tight(tight, 1e-9)
+        .with_series(Series::ratio(
+            "KLLW22 Def 3, coupled DP-GDA runs (T = 25, σ = 0.4, C = 0), Δb = c·Δa: γ/(√2·‖Δz‖) against c",
+            "c = ‖Δb‖/‖Δa‖",
+            "(‖Δw‖ + ‖Δv‖)/(√2·‖(Δw, Δv)‖)",
+            sweep,
+            false,
+        ))
         .note(format!(
             "equality cases on coupled DP-GDA runs (T = 25, σ = 0.4, C = 0): one block moves γ/joint = {one_block:.15}; equal block moves γ/(√2·joint) = {tight:.15}"
         )))
@@ -441,8 +481,25 @@ fn check_rate_erratum(b: Budget) -> Result<Evidence> {
             eq3_block_sum(g, n as f64, rho)
         ));
     }
-    let mut ev =
-        Evidence::from_checks(&main, Some(("the claimed O(n^{-1/2}) rate", &ctrl))).note(format!(
+    let rate = Series {
+        kind: crate::claims::SeriesKind::Rate,
+        title: "KLLW22 Thm 2 at Remark 4's T = ⌈n^{2/3}⌉ (p = 50, ε = 1, δ = 1e-5): Thm 2's γ against n".into(),
+        x_label: "n".into(),
+        y_label: "Thm 2's γ (closed form)".into(),
+        x: pts.iter().map(|p| p.0.exp()).collect(),
+        y: pts.iter().map(|p| p.1.exp()).collect(),
+        y_se: vec![],
+        bound: vec![],
+        fit: Some(crate::claims::SlopeFit {
+            slope,
+            half_width: 0.0,
+            target: -1.0 / 3.0,
+        }),
+        log_x: true,
+    };
+    let mut ev = Evidence::from_checks(&main, Some(("the claimed O(n^{-1/2}) rate", &ctrl)))
+        .with_series(rate)
+        .note(format!(
             "fitted slope of Thm 2's γ(n) at T = ⌈n^{{2/3}}⌉, p = 50: {slope:.4} (n = 1e3..1e12)"
         ));
     for s in ev_notes {
@@ -578,8 +635,34 @@ fn check_def2(b: Budget) -> Result<Evidence> {
         dw,
         "constant A (DP-GDA, T = 1, printed average): E Δ^s ≤ Δ^w",
     );
+    // The plot: the same ratio against n (n = 4 reused).
+    let mut sweep = vec![(4.0, ds / dw)];
+    for n in [1usize, 2, 3, 6, 8] {
+        let mut outs = vec![];
+        for cnt in crate::exact::count_vectors(n, dist.k()) {
+            let out = alg1.run(
+                &f,
+                &dist.dataset_from_counts(&cnt)?,
+                &mut NoiseSource::sample(0),
+            )?;
+            outs.push(WeightedOutput {
+                weight: dist.count_prob(&cnt),
+                w: out.w,
+                theta: out.theta,
+            });
+        }
+        let (w, s) = (weak_gap(&f, &pop, &outs)?, strong_gap(&f, &pop, &outs)?);
+        sweep.push((n as f64, s / w));
+    }
     let mut ev = Evidence::from_checks(&main, Some(("R(w) − min R ≤ Δ^s/2", &ctrl)))
-        .with_tight(ds / dw, 1e-12);
+        .with_tight(ds / dw, 1e-12)
+        .with_series(Series::ratio(
+            "KLLW22 Remark 1, constant A (DP-GDA, T = 1, printed average): E[Δ^s]/Δ^w against n, exact over Sⁿ",
+            "n",
+            "E_S[Δ^s(A(S))] / Δ^w(A)",
+            sweep,
+            false,
+        ));
     for s in details {
         ev = ev.note(s);
     }
@@ -610,6 +693,7 @@ fn check_thm2(b: Budget) -> Result<Evidence> {
     let mut st = Stream::new(21, "claims/kllw22.thm2");
     let reps = if b == Budget::Full { 200 } else { 30 };
     let tight: f64;
+    let mut thm2_plot: Vec<(f64, f64)> = Vec::new();
     // (a) The corrected eq. (4) and the gap-to-distance step on coupled runs, p ∈ {1, 2, 3}.
     for i in 0..reps {
         let d = 1 + i % 3;
@@ -659,6 +743,20 @@ fn check_thm2(b: Budget) -> Result<Evidence> {
         let d2 = linalg::norm2_sq(&linalg::sub(&linalg::concat(&w, &v), &zs));
         tight = d2 / (2.0 / 0.7 * gap);
         main.observe(d2, 2.0 / 0.7 * gap, "quadratic: gap-to-distance equality");
+        // The plot: the same step at points (w, v) = z*_S + s·(z − z*_S) for a few scales s
+        // (s = 1 is the asserted point, reused).
+        thm2_plot.push((d2.sqrt(), tight));
+        for sc in [0.1, 0.3, 2.0, 3.0] {
+            let z: Vec<f64> = linalg::concat(&w, &v)
+                .iter()
+                .zip(&zs)
+                .map(|(a, c)| c + sc * (a - c))
+                .collect();
+            let (zw, zv) = linalg::split(&z, 2);
+            let gap = gap_function(&f, &e, &zw, &zv)?.gap;
+            let d2 = linalg::norm2_sq(&linalg::sub(&z, &zs));
+            thm2_plot.push((d2.sqrt(), d2 / (2.0 / 0.7 * gap)));
+        }
     }
     // (b) The paper-literal high-probability statement, p = 48 per block, T = 20, ζ = 0.1
     // (8 ln(2T/ζ) = 47.9 < p).
@@ -717,6 +815,13 @@ fn check_thm2(b: Budget) -> Result<Evidence> {
     );
     Ok(Evidence::from_checks(&main, Some(("the corrected eq. (4) without its 4G/(nρ) term", &ctrl)))
         .with_tight(tight, 1e-9)
+        .with_series(Series::ratio(
+            "KLLW22 Thm 2, gap-to-distance step on a quadratic (p = 2, C = 0, ρ = 0.7): ‖z − z*_S‖²/((2/ρ)Δ_S^s(z)) along a ray from z*_S",
+            "‖z − z*_S‖",
+            "‖z − z*_S‖²/((2/ρ)Δ_S^s(z))",
+            thm2_plot,
+            true,
+        ))
         .note(format!(
             "paper-literal regime p = {p}, T = {t}, ζ = {zeta}: {within_gamma}/{runs} runs within γ (worst measured/γ {worst_ratio:.3e}), {within_noise}/{runs} with every noise norm within σ√p·p_ζ; acceptance: at most {} failures of N = {runs} (exact binomial, level ≥ 99.9%)",
             hp_allowed_failures(runs, zeta)
@@ -748,6 +853,8 @@ fn check_remarks(b: Budget) -> Result<Evidence> {
     let mut st = Stream::new(23, "claims/kllw22.remarks3_4");
     let reps = if b == Budget::Full { 200 } else { 40 };
     let mut tight: f64 = 0.0;
+    // The plot: ρg_w²/(2(L_S(w̄, v̄) − L_S(w̄*, v̄))) on the uncoupled (quadratic) runs, against g_w.
+    let mut plot: Vec<(f64, f64)> = Vec::new();
     for i in 0..reps {
         let d = 1 + i % 3;
         let rho = 0.5 + st.uniform();
@@ -795,6 +902,7 @@ fn check_remarks(b: Budget) -> Result<Evidence> {
         );
         if !coupled && rhs_w > 1e-12 {
             tight = tight.max(lhs_w / rhs_w);
+            plot.push((gw, lhs_w / rhs_w));
         }
         // Remark 4: γ ≤ γ_rude with the diameters M_W = M_V = 2r.
         let sigma_b = alg.sigma * (d as f64).sqrt() * 1.5;
@@ -803,7 +911,14 @@ fn check_remarks(b: Budget) -> Result<Evidence> {
     }
     Ok(
         Evidence::from_checks(&main, Some(("Remark 3 without its factor 2", &ctrl)))
-            .with_tight(tight, 1e-6),
+            .with_tight(tight, 1e-6)
+            .with_series(Series::ratio(
+                "KLLW22 Remark 3 on DP-GDA runs without coupling (quadratic in each block): ρg_w²/(2(L_S(w̄, v̄) − L_S(w̄*, v̄))) against g_w",
+                "g_w = ‖w̄_T − w̄*‖ (one point per run)",
+                "ρg_w² / (2(L_S(w̄_T, v̄_T) − L_S(w̄*, v̄_T)))",
+                plot,
+                true,
+            )),
     )
 }
 

@@ -21,7 +21,7 @@
 //! `proofs-notes/kllw22-tools.md`.
 
 use crate::claims::bgm23::sgda::Z999;
-use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind};
+use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind, Series};
 use crate::error::Result;
 use crate::exact::ln_factorial;
 use crate::papers::kllw22::instances::BilinearQuad;
@@ -291,7 +291,10 @@ fn check_lemma5(b: Budget) -> Result<Evidence> {
     let mut control = BoundCheck::new(1e-9, 0.0);
     let mut s = Stream::new(22, "kllw22/lemma5/means");
     let mut worst_two_sided = 0.0f64;
+    // The plot: per κ, the largest of the four ratios observed (their maximum is the tight ratio).
+    let mut plot: Vec<(f64, f64)> = Vec::new();
     for &kappa in &kappas {
+        let mut at_kappa = f64::NEG_INFINITY;
         for &sigma in &[0.3, 1.0, 4.0] {
             for p in [1usize, 3, 10] {
                 let mu = s.normals(p);
@@ -314,11 +317,17 @@ fn check_lemma5(b: Budget) -> Result<Evidence> {
                 main.observe(rdp, closed, format!("{label} rdp ≤ closed"));
                 main.observe(closed, rdp, format!("{label} closed ≤ rdp"));
                 worst_two_sided = worst_two_sided.max((quad / closed - 1.0).abs());
+                for (m, bd) in [(quad, closed), (closed, quad), (rdp, closed), (closed, rdp)] {
+                    if bd > 0.0 {
+                        at_kappa = at_kappa.max(m / bd);
+                    }
+                }
                 let halved = 0.5 * closed;
                 control.observe(quad, halved, format!("{label} quad ≤ halved"));
                 control.observe(halved, quad, format!("{label} halved ≤ quad"));
             }
         }
+        plot.push((kappa, at_kappa));
     }
     let ratio = main.worst_ratio.unwrap_or(f64::NAN);
     Ok(Evidence::from_checks(
@@ -326,6 +335,13 @@ fn check_lemma5(b: Budget) -> Result<Evidence> {
         Some(("κ‖μ − ν‖²/(4σ²): the closed form halved", &control)),
     )
     .with_tight(ratio, 1e-8)
+    .with_series(Series::ratio(
+        "KLLW22 Lemma 5, Gaussian Rényi divergence: quadrature, closed form and RDP compared both ways, worst ratio per κ",
+        "κ (Rényi order)",
+        "max of quadrature/closed, closed/quadrature, RDP/closed, closed/RDP",
+        plot,
+        true,
+    ))
     .note(format!(
         "max |quadrature/closed − 1| = {worst_two_sided:.2e} over {} instances (each compared both ways)",
         main.instances / 4
@@ -429,7 +445,11 @@ fn check_lemma3(b: Budget) -> Result<Evidence> {
     let mut main = BoundCheck::new(1e-12, 1e-14);
     let mut control = BoundCheck::new(1e-12, 1e-14);
     let mut tight: f64 = 1.0;
+    // The plots: per λ, the non-adaptive ratio farthest from 1; per λ, Thm 4's composed ratio.
+    let mut plot1: Vec<(f64, f64)> = Vec::new();
+    let mut plot2: Vec<(f64, f64)> = Vec::new();
     for &lambda in &lambdas {
+        let mut at_lambda: f64 = 1.0;
         for &a1 in &logodds {
             for &a20 in &logodds {
                 for &a21 in &logodds {
@@ -444,10 +464,14 @@ fn check_lemma3(b: Budget) -> Result<Evidence> {
                         if (r - 1.0).abs() > (tight - 1.0).abs() {
                             tight = r;
                         }
+                        if (r - 1.0).abs() > (at_lambda - 1.0).abs() {
+                            at_lambda = r;
+                        }
                     }
                 }
             }
         }
+        plot1.push((lambda, at_lambda));
     }
     // The constants of the Theorem 4 proof (App. A.1) for the w block: per step
     // α_t = λ(λ+1)‖Δ‖²/(2σ²) with ‖Δ‖ ≤ 2G/n; composed over T steps ≤ 4G²λ²T/(n²σ²), λ ≥ 1.
@@ -468,6 +492,10 @@ fn check_lemma3(b: Budget) -> Result<Evidence> {
                 let bound = 4.0 * g * g * l * l * steps as f64 / (n * n * sigma * sigma);
                 main.observe(total, bound, format!("{lbl} composed"));
                 paper_tight = paper_tight.max(total / bound);
+                match plot2.iter_mut().find(|p| p.0 == l) {
+                    Some(p) => p.1 = p.1.max(total / bound),
+                    None => plot2.push((l, total / bound)),
+                }
             }
         }
     }
@@ -480,7 +508,21 @@ fn check_lemma3(b: Budget) -> Result<Evidence> {
         "non-adaptive instances: joint/(α_1 + α_2) farthest from 1 at {tight:.15}; Thm 4 composed \
          bound at λ = 1, ‖Δ‖ = 2G/n: ratio {paper_tight:.15}"
     ))
-    .with_tight(paper_tight, 1e-12))
+    .with_tight(paper_tight, 1e-12)
+    .with_series(Series::ratio(
+        "KLLW22 Lemma 3, adaptive composition of randomized responses, non-adaptive instances: α_joint/(α_1 + α_2) farthest from 1, per λ",
+        "λ",
+        "α_joint / (α_1 + α_2)",
+        plot1,
+        true,
+    ))
+    .with_series(Series::ratio(
+        "KLLW22 Lemma 3 in Thm 4's proof: T steps of the Gaussian's log moment / 4G²λ²T/(n²σ²) at ‖Δ‖ = 2G/n, worst over (G, n, σ, T), per λ",
+        "λ",
+        "Σ_t α_t / (4G²λ²T/(n²σ²))",
+        plot2,
+        true,
+    )))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -702,6 +744,8 @@ fn check_lemma11(b: Budget) -> Result<Evidence> {
     let mut main = BoundCheck::new(1e-12, 1e-15);
     let mut control = BoundCheck::new(1e-12, 1e-15);
     let mut tight = 0.0f64;
+    // The plot: the tight-direction ratio of each instance against its L/ρ.
+    let mut plot: Vec<(f64, f64)> = Vec::new();
     for &p in &[1usize, 2, 5] {
         for &rho in &[0.5, 1.0, 2.0] {
             for &scale in &[0.3, 1.0, 3.0] {
@@ -741,6 +785,7 @@ fn check_lemma11(b: Budget) -> Result<Evidence> {
                         main.observe(m, bound, format!("{label} tight"));
                         control.observe(m, 0.5 * bound, format!("{label} tight"));
                         tight = tight.max(m / bound);
+                        plot.push((k, m / bound));
                     }
                 }
             }
@@ -750,7 +795,14 @@ fn check_lemma11(b: Budget) -> Result<Evidence> {
         &main,
         Some(("(L/(2ρ))‖v − v′‖: the constant halved", &control)),
     )
-    .with_tight(tight, 1e-9))
+    .with_tight(tight, 1e-9)
+    .with_series(Series::ratio(
+        "KLLW22 Lemma 11, (ρ/2)‖w‖² + wᵀAv − (ρ/2)‖v‖² without projection, v − v′ along A's top singular direction: ‖w*(v) − w*(v′)‖/((L/ρ)‖v − v′‖)",
+        "L/ρ (per instance)",
+        "‖w*(v) − w*(v′)‖ / ((L/ρ)‖v − v′‖)",
+        plot,
+        true,
+    )))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,7 +4,8 @@
 //! machinery that prices them is [`crate::privacy::calibration`]; the derivations and the table
 //! of every item are in `proofs-notes/privacy.md`. BG23 writes the δ of (ε, δ)-DP as η.
 
-use crate::error::{invalid, require_count, require_positive, require_unit_open, Result};
+use crate::error::{require_count, require_positive, require_unit_open, Result};
+use crate::papers::bg23::nispp::{nispp_schedule, prop9_sensitivity, NisppItem};
 use crate::papers::calibration::{Condition, PaperAmplification, PaperCalibration};
 use crate::papers::Reading;
 use crate::privacy::calibration::{exact_gaussian_multiplier, replace_one, Calibration};
@@ -270,7 +271,7 @@ pub fn prop10(
     require_positive("lambda", lambda)?;
     require_count("B", batch)?;
     require_count("K+1", iterations)?;
-    let s = 4.0 * m_bound / (lambda * batch as f64);
+    let s = prop9_sensitivity(m_bound, lambda, batch);
     let sigma = prop3_gaussian(s, epsilon, eta, reading)?;
     let g = DpEvent::Gaussian {
         noise_multiplier: sigma / s,
@@ -308,24 +309,20 @@ pub fn cor2(
     eta: f64,
     reading: Reading,
 ) -> Result<PaperCalibration> {
-    require_positive("M", m_bound)?;
-    require_positive("D", diameter)?;
-    if !(lipschitz.is_finite() && lipschitz >= 0.0) {
-        return Err(invalid(
-            "L",
-            format!("must be finite and ≥ 0, got {lipschitz}"),
-        ));
-    }
-    require_count("n", n)?;
-    require_count("d", d)?;
     validate_eps_delta(epsilon, eta)?;
-    let batch = ((n as f64).cbrt() - 1e-9).ceil().max(1.0) as u64;
-    let lambda0 = (m_bound / diameter).max(lipschitz)
-        * (n as f64)
-            .cbrt()
-            .max((d as f64 * (1.0 / eta).ln()).sqrt() / epsilon);
-    let iterations = (n / batch).max(1);
-    let s = 4.0 * m_bound / (lambda0 * batch as f64);
+    let sched = nispp_schedule(
+        NisppItem::Cor2,
+        m_bound,
+        diameter,
+        lipschitz,
+        n,
+        d,
+        epsilon,
+        eta,
+        reading,
+    )?;
+    let (batch, lambda0, iterations) = (sched.batch, sched.lambda0, sched.iterations);
+    let s = prop9_sensitivity(m_bound, lambda0, batch);
     let sigma = match reading {
         Reading::PaperLiteral => {
             (32.0 * m_bound * m_bound / (batch as f64 * lambda0) * (1.0 / eta).ln()).sqrt()
@@ -367,18 +364,21 @@ pub fn thm7(
     epsilon: f64,
     eta: f64,
 ) -> Result<PaperCalibration> {
-    require_positive("M", m_bound)?;
-    require_positive("D", diameter)?;
-    require_count("n", n)?;
-    require_count("d", d)?;
     validate_eps_delta(epsilon, eta)?;
-    let batch = ((n as f64).sqrt() - 1e-9).ceil().max(1.0) as u64;
-    let lambda0 = (m_bound / diameter).max(lipschitz)
-        * (n as f64)
-            .sqrt()
-            .max((d as f64 * (1.0 / eta).ln()).sqrt() / epsilon);
+    let sched = nispp_schedule(
+        NisppItem::Thm7,
+        m_bound,
+        diameter,
+        lipschitz,
+        n,
+        d,
+        epsilon,
+        eta,
+        Reading::PaperLiteral,
+    )?;
+    let (batch, lambda0) = (sched.batch, sched.lambda0);
     let sigma = 8.0 * m_bound * (1.0 / eta).ln().sqrt() / (batch as f64 * lambda0 * epsilon);
-    let s = 4.0 * m_bound / (lambda0 * batch as f64);
+    let s = prop9_sensitivity(m_bound, lambda0, batch);
     Ok(PaperCalibration {
         paper: "BG23",
         item: "Thm 7",

@@ -33,44 +33,52 @@
 //!
 //! | item | content | code | claim |
 //! |---|---|---|---|
-//! | (VI(F)), (SP(f)) | the SVI and SSP problems | not yet implemented | — |
-//! | eqs. (1.1)–(1.5) | strong and weak gaps of VI and SP | not yet implemented | — |
-//! | Definition 1 | uniform argument stability | not yet implemented | — |
+//! | (VI(F)), (SP(f)) | the SVI and SSP problems | [`crate::problem::monotone::MonotoneOp`], [`crate::problem::SaddleFn`] | `bg23.eq1_1_1_2` |
+//! | eqs. (1.1)–(1.2), (2.3) | strong, weak (seeds outside) and empirical VI gaps | [`crate::gap::vi::strong_vi_gap`], [`crate::gap::vi::weak_vi_gap_bg23`], [`crate::gap::vi::empirical_vi_gap`] | `bg23.eq1_1_1_2` |
+//! | eqs. (1.3)–(1.5) | SP gaps, DP | SP gaps: not yet implemented; DP: the privacy ledgers | — |
+//! | §2, M¹_W(L, M) | the operator class | [`crate::problem::monotone::DataAffineOp::rot_iso`] constants | `bg23.operator_class` |
+//! | Definition 1 | uniform argument stability | [`generalization::uas_enumerated`] | `bg23.def1` |
 //! | Prop 1 | stability ⇒ weak-gap generalization (SSP) | not yet implemented | — |
-//! | Prop 2 | stability ⇒ weak-gap generalization (SVI) | not yet implemented | — |
+//! | Prop 2 | stability ⇒ weak-gap generalization (SVI) | [`generalization::prop2_rhs`] | `bg23.prop2` |
 //! | Prop 3 | the Gaussian mechanism, σ² = 2s² ln(1/η)/ε² | calibration: [`calibration::prop3_sigma`], [`calibration::prop3`] | `bg23.prop3_privacy` |
 //! | Prop 4 | parallel composition | calibration: [`crate::privacy::DpEvent::ParallelComposed`] (used by [`calibration::prop5`], [`calibration::prop10`]) | — |
 //! | Thm 1 | moments-accountant summary for sampled Gaussian releases | calibration: [`calibration::thm1`], [`calibration::thm1_calibration`] | — (erratum E-BG23-P3, tested in `tests/it/privacy_papers.rs`) |
 //! | footnote 4 | Poisson analysis transferred to uniform sampling | calibration: a [`crate::papers::calibration::Condition`] of [`calibration::thm1`] | — |
-//! | Algorithm 1 | NSEG | not yet implemented | — |
-//! | Thm 2 | convergence of NSEG | not yet implemented | — |
+//! | Algorithm 1 | NSEG | [`crate::algorithms::nseg::Nseg`] | `bg23.alg1` |
+//! | Thm 2 | convergence of NSEG | [`nseg::thm2_k0`], [`nseg::thm2_bound`] | `bg23.thm2` |
 //! | Prop 5 | privacy of single-pass NSEG, σ_t² = 8M²/B_t²·ln(1/η)/ε² | calibration: [`calibration::prop5_sigma`], [`calibration::prop5`] | — |
-//! | Cor 1 | risk of single-pass NSEG | not yet implemented | — |
-//! | Remark 1 | when Cor 1's gap is nontrivial | not yet implemented | — |
-//! | Prop 6 | near nonexpansiveness of the extragradient operator | not yet implemented | — |
-//! | Lemma 1 | expansion of the extragradient iteration | not yet implemented | — |
-//! | Lemma 2 | stability of two extragradient trajectories | not yet implemented | — |
-//! | Thm 3 | uniform argument stability of NSEG | not yet implemented | — |
+//! | Cor 1 | risk of single-pass NSEG | [`nseg::cor1_policy`], [`nseg::cor1_bound`] | `bg23.cor1` (erratum E-BG23-20), `bg23.rate_nseg_single` |
+//! | Remark 1 | when Cor 1's gap is nontrivial | [`nseg::remark1_terms`] | `bg23.remark1` |
+//! | eqs. (4.1)–(4.2) | R_s and the resolvent R | [`stability::r_s`], [`stability::r_resolvent`] | `bg23.eq4_1_4_2` |
+//! | Prop 6 | near nonexpansiveness of the extragradient operator | [`stability::prop6_eq4_3_rhs`], [`stability::prop6_eq4_4_rhs`] | `bg23.prop6` |
+//! | Lemma 1 | expansion of the extragradient iteration | [`stability::lemma1_eq4_5_rhs`], [`stability::lemma1_eq4_6_rhs`] | `bg23.lemma1` |
+//! | Lemma 2 | stability of two extragradient trajectories | [`stability::lemma2_nu_step`], [`stability::lemma2_eq4_10_rhs`] | `bg23.lemma2` |
+//! | Thm 3 | uniform argument stability of NSEG | [`stability::thm3_rhs`] (E-BG23-3) | `bg23.thm3`, `bg23.thm3_empirical` |
+//! | proof of Thm 3, (4.15) | high-probability noise bound | [`stability::eq4_15_threshold`] (E-BG23-2) | `bg23.thm3_hp` |
 //! | eq. (4.16) | sampled-with-replacement NSEG operators | calibration: the ledger of [`calibration::prop7`] | — |
 //! | Prop 7 | privacy of sampled-with-replacement NSEG, σ_t² = 8M² log(1/η)/ε² | calibration: [`calibration::prop7_sigma`], [`calibration::prop7`] | `bg23.prop7_privacy` |
 //! | Thm 4 | excess risk of sampled-with-replacement NSEG (T = n²) | calibration: [`calibration::prop7`] (its schedule) | `bg23.prop7_privacy` |
-//! | Remark 2 | Thm 4's simplified bound | not yet implemented | — |
-//! | Algorithm 2 | NISPP | not yet implemented | — |
-//! | Prop 8 | NISPP's averaged iterate | not yet implemented | — |
-//! | Thm 5 | convergence of single-pass NISPP | not yet implemented | — |
-//! | Prop 9 | sensitivity 4M/(λ_kB_{k+1}) of NISPP's updates | calibration: the sensitivity in [`calibration::prop10`] | — |
-//! | Prop 10 | privacy of NISPP, σ²_{k+1} = 32M²/(λ_k²B²_{k+1})·ln(1/η)/ε² | calibration: [`calibration::prop10_sigma`], [`calibration::prop10`] | — |
-//! | Cor 2 | single-pass NISPP, B = n^{1/3} | calibration: [`calibration::cor2`] | — (erratum E-BG23-P5, tested in `tests/it/privacy_papers.rs`) |
-//! | Remark 3 | remarks on NISPP | not yet implemented | — |
-//! | Lemma 3 | stability of two NISPP trajectories | not yet implemented | — |
-//! | Thm 6 | uniform argument stability of sampled-with-replacement NISPP | not yet implemented | — |
-//! | Remark 4 | high-probability stability needs enough iterations | not yet implemented | — |
-//! | Thm 7 | multi-pass NISPP, K = n, B = √n | calibration: [`calibration::thm7`] | — |
-//! | Prop 11 | lower bound for DP-SSP | not yet implemented | — |
-//! | Lemma 4 | resampling reduction | not yet implemented | — |
-//! | Prop 12 | lower bound for DP empirical VI | not yet implemented | — |
-//! | Thm 8 | lower bound for DP-SVI | not yet implemented | — |
-//! | Algorithm 3 (App. B) | operator extrapolation | not yet implemented | — |
+//! | Remark 2 | Thm 4's simplified bound | [`nseg::remark2`] | `bg23.thm4` |
+//! | Algorithm 2 | NISPP | [`crate::algorithms::nispp::Nispp`] (inner solvers [`crate::algorithms::nispp::InnerSolver`]) | `bg23.alg2`, `bg23.eq5_1`, `bg23.noise_ledger_nispp` |
+//! | Prop 8 | NISPP's averaged iterate | [`nispp::prop8_pathwise`], [`nispp::prop8_expected`] | `bg23.prop8` |
+//! | Thm 5 | convergence of single-pass NISPP | [`nispp::thm5_z0`], [`nispp::thm5_bound`] (literal and corrected Z₀, E-BG23-42) | — (formula only) |
+//! | Prop 9 | sensitivity 4M/(λ_kB_{k+1}) of NISPP's updates | [`nispp::prop9_sensitivity`], [`nispp::prop9_sharp`], [`nispp::release_sensitivity`] | `bg23.prop9` |
+//! | Prop 10 | privacy of NISPP, σ²_{k+1} = 32M²/(λ_k²B²_{k+1})·ln(1/η)/ε² | calibration: [`calibration::prop10_sigma`], [`calibration::prop10`] | `bg23.prop10` |
+//! | Cor 2 | single-pass NISPP, B = n^{1/3} | [`nispp::nispp_schedule`], [`nispp::policy`], [`nispp::cor2_terms`], [`calibration::cor2`] | `bg23.cor2` (E-BG23-40), `bg23.cor2_privacy` (E-BG23-P5) |
+//! | Remark 3 | OE count, ζ → ν, cost, non-DP policy | [`nispp::remark3_oe_count`], [`nispp::remark3_zeta`], [`oe::oe_corrected_count`], [`nispp::nispp_schedule`] | `bg23.remark3_oe_count` (E-BG23-43), `bg23.remark3_zeta_nu` (E-BG23-44), `bg23.remark3_cost` |
+//! | Lemma 3 | stability of two NISPP trajectories (and the sharper Lemma 3′) | [`nispp::lemma3_step`], [`nispp::lemma3_prime_step`] | `bg23.lemma3` |
+//! | Thm 6 | uniform argument stability of sampled-with-replacement NISPP | [`nispp::thm6_bound`], [`nispp::thm6_hp`] | `bg23.thm6` (E-BG23-41), `bg23.thm6_hp` |
+//! | Remark 4 | high-probability stability needs enough iterations | [`nispp::thm6_hp`] | `bg23.remark4` |
+//! | Thm 7 | multi-pass NISPP, K = n, B = √n | [`nispp::nispp_schedule`], [`nispp::thm7_bound`], [`calibration::thm7`] | `bg23.thm7_privacy` |
+//! | Prop 11 | lower bound for DP-SSP | [`lower_bounds::prop11_rate`] | `bg23.prop11` (not checkable; sub-check), `bg23.sco_as_ssp` (the §7 reduction) |
+//! | Lemma 4 | resampling reduction | [`lower_bounds::lemma4_inner_privacy`] | `bg23.lemma4` |
+//! | Prop 12 | lower bound for DP empirical VI | [`lower_bounds::prop12_emp_gap`], [`lower_bounds::prop12_minimizer`], [`lower_bounds::prop12_rate`] | `bg23.prop12` |
+//! | Thm 8 | lower bound for DP-SVI | [`lower_bounds::thm8_rate`] | `bg23.thm8` (not checkable; sub-check) |
+//! | Algorithm 3 (App. B) | operator extrapolation | [`oe::appb_step`], [`oe::appb_kappa`]; the production OE in `algorithms::operator_extrapolation` | `bg23.alg3` |
+//! | eq. (A.1) (App. A) | Prop 2's swap identity | — (a check of the proof) | `bg23.eq_a1` |
+//! | App. B rate | ‖z_{T+1} − w*‖² ≤ (2κ/(2κ−1))κ^{−T}‖z_1 − w*‖² (corrected, E-BG23-60) | [`oe::appb_rate_factor`] | `bg23.appb_oe` |
+//! | App. B count | T = 2κ ln(D/ζ) (printed), corrected count (E-BG23-61, E-BG23-62) | [`oe::appb_count`], [`oe::oe_corrected_count`] | `bg23.appb_oe_count` |
+//! | Table 1 (NSEG row) | evaluation counts n and n² | [`crate::algorithms::nseg::Nseg::evaluations`] | `bg23.table1_nseg` (erratum E-BG23-24) |
 //! | eqs. (2.1)–(5.22), (A.1) | the other numbered displays | not yet implemented | — |
 
 pub mod calibration;

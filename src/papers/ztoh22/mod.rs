@@ -23,7 +23,7 @@
 //!
 //! # Items
 //!
-//! ZTOH22 has no claims yet; the calibrations are tested in `tests/it/privacy_papers.rs`
+//! The analysis claims are in `claims::ztoh22::analysis`; the calibrations are tested in `tests/it/privacy_papers.rs`
 //! (`output_perturbation_items_hold`) and tabulated in `proofs-notes/privacy.md`.
 //!
 //! | item | content | code | claim |
@@ -32,24 +32,27 @@
 //! | Definition 2 | the Gaussian mechanism for an algorithm of sensitivity Δ_A | calibration: [`calibration::def2_sigma`] | — |
 //! | Lemma 2.1 | basic composition | calibration: [`crate::privacy::DpEvent::Composed`] (used by [`calibration::alg3`], [`calibration::alg4_5`]) | — |
 //! | Algorithm 1 | output perturbation for strongly convex minimization | calibration: [`calibration::alg1`] | — |
-//! | Assumption 3.1 | L-Lipschitz, ℓ-smooth, convex losses | not yet implemented | — |
-//! | Assumption 3.2 | and μ-strongly convex | not yet implemented | — |
+//! | Assumption 3.1 | L-Lipschitz, ℓ-smooth, convex losses | constants of the instances (claims) | `ztoh22.assumptions` |
+//! | Assumption 3.2 | and μ-strongly convex | constants of the instances (claims) | `ztoh22.assumptions` |
 //! | Algorithm 2 | phased output perturbation for convex minimization | calibration: [`calibration::alg2`], [`calibration::phases`] | — |
-//! | Thm 3.3 | privacy and risk of Algorithm 2 | calibration: [`calibration::alg2`] (privacy part) | — |
+//! | Thm 3.3 | privacy and risk of Algorithm 1 (printed "Algorithm 2") | [`bounds::thm33_empirical`], [`bounds::thm33_population`], [`bounds::thm33_empirical_reading`] | `ztoh22.thm33`, `ztoh22.thm33_failure` (E-ZTOH22-20) |
 //! | Remark 1 | solver accuracy of fast finite-sum methods | not yet implemented | — |
-//! | Thm 3.4 | risk in the convex setting | not yet implemented | — |
-//! | Remark 2 | total gradient complexity of Algorithm 2 | not yet implemented | — |
+//! | Thm 3.4 | risk in the convex setting | [`bounds::thm34`], [`bounds::thm34_mu`] | `ztoh22.thm34` (not checkable; sub-check) |
+//! | Remark 2 | total gradient complexity of Algorithm 2 | [`bounds::remark2_sum_inv_mu`], [`bounds::remark2_svrg_work`] | `ztoh22.remark2` |
 //! | Algorithm 3 | output perturbation for SC-SC minimax problems | calibration: [`calibration::alg3`] | — |
-//! | Assumption 4.1 | L-Lipschitz, ℓ-smooth, convex-concave losses | not yet implemented | — |
-//! | Assumption 4.2 | and μ_x-strongly convex, μ_y-strongly concave | not yet implemented | — |
-//! | Thm 4.3 | privacy and risk of Algorithm 3 | calibration: [`calibration::alg3`] (privacy part) | — |
+//! | Assumption 4.1 | L-Lipschitz, ℓ-smooth, convex-concave losses | constants of the instances (claims) | `ztoh22.assumptions` |
+//! | Assumption 4.2 | and μ_x-strongly convex, μ_y-strongly concave | constants of the instances (claims) | `ztoh22.assumptions` |
+//! | Thm 4.3 | privacy and risk of Algorithm 3 | [`bounds::thm43_empirical`], [`bounds::thm43_population`], [`bounds::thm43_empirical_failure_term`] | `ztoh22.thm43`, `ztoh22.thm43_failure` (E-ZTOH22-21) |
 //! | Remark 3 | solver accuracy for finite-sum saddle points | not yet implemented | — |
-//! | Lemma 4.4 | stability of the regularized saddle point | calibration: the sensitivity in [`calibration::alg3`] | — |
+//! | Lemma 4.4 | stability of the regularized saddle point | [`bounds::lemma44_stability`], [`bounds::lemma44_generalization`] | `ztoh22.lemma44` |
 //! | Algorithm 4 | phased output perturbation for convex-concave problems (primal) | calibration: [`calibration::alg4_5`] | — |
 //! | Algorithm 5 (App. B) | the same for the dual variables | calibration: [`calibration::alg4_5`] | — |
-//! | Thm 4.5 | privacy and risk of Algorithms 4 and 5 | calibration: [`calibration::alg4_5`] (privacy part) | — |
+//! | Thm 4.5 | privacy and risk of Algorithms 4 and 5 | [`bounds::thm45`], [`bounds::thm45_mu`] | `ztoh22.thm45` (not checkable: vacuous; sub-check) |
 //! | Remark 4 | choice of the solver's parameters | not yet implemented | — |
-//! | Remark 5 | near-linear time | not yet implemented | — |
+//! | Remark 5 | near-linear time | [`bounds::remark5_condition_bound`] | `ztoh22.remark5` (E-ZTOH22-24) |
+//! | eqs. (1)–(2) | problems, saddle points, gaps | [`crate::gap::expected_gaussian`] | `ztoh22.eq1_2` |
+//! | Lemma A.2 (reconstructed) | ERM stability 2L/(μn) | [`bounds::lemma_a2_stability`] | `ztoh22.lemmaA2` |
+//! | Table 1 | rates and complexities | [`bounds::thm43_condition`] | `ztoh22.table1` (not checkable; sub-check) |
 
 pub mod bounds;
 pub mod calibration;

@@ -16,6 +16,9 @@ use serde::{Deserialize, Serialize};
 /// Rows evaluated per block of the allocation-free path (even, so rotation pairs never split).
 const CHUNK: usize = 64;
 
+/// Data-scaled parts the fused batch kernel handles (RotIso has 2).
+const MAX_FUSED: usize = 4;
+
 /// G(z; x) = (Σ_k M₀_k + Σ_j x_j M_j) z + B x + c on a domain Z ⊂ ℝᵈ, data x ∈ ℝᵏ.
 ///
 /// Evaluation order (every path, so `eval`, `eval_into` and `add_scaled` agree bit for bit):
@@ -285,6 +288,119 @@ impl DataAffineOp {
         Ok(())
     }
 
+    /// out += Σ_m s·G(z; row(m)) over m = 0..count, in order. Per 64-row chunk: the fixed sum
+    /// F = M₀_1 z (+ 1·M₀_k z …) (0.0 without a fixed part) and the products P_j = M_j z are
+    /// computed once; then for each sample and coordinate, g = F_i, g += x_j·P_{j,i} in the order
+    /// of `linear`, g += (Bx)_i, g += c_i, out_i += s·g: exactly the operations (and roundings)
+    /// of [`DataAffineOp::eval_rows`] followed by `out_i += s·g`, in the same order per coordinate.
+    /// An absent term is added as −0.0 (x + (−0.0) = x for every x, signed zeros included), and a
+    /// dense data map's (Bx)_i enters as 1·(Bx)_i (exact). More than [`MAX_FUSED`] data-scaled
+    /// parts take the per-sample path.
+    fn add_rows_scaled<'x>(
+        &self,
+        z: &[f64],
+        count: usize,
+        row: impl Fn(usize) -> &'x [f64],
+        s: f64,
+        out: &mut [f64],
+    ) {
+        match self.linear.len() {
+            0 => self.fused::<0, _>(z, count, row, s, out),
+            1 => self.fused::<1, _>(z, count, row, s, out),
+            2 => self.fused::<2, _>(z, count, row, s, out),
+            3 => self.fused::<3, _>(z, count, row, s, out),
+            4 => self.fused::<4, _>(z, count, row, s, out),
+            n => {
+                debug_assert!(n > MAX_FUSED);
+                let d = self.dim();
+                let mut buf = [0.0; CHUNK];
+                for m in 0..count {
+                    let x = row(m);
+                    let mut r0 = 0;
+                    while r0 < d {
+                        let r1 = (r0 + CHUNK).min(d);
+                        let b = &mut buf[..r1 - r0];
+                        self.eval_rows(z, x, r0, b);
+                        for (o, g) in out[r0..r1].iter_mut().zip(b.iter()) {
+                            *o += s * g;
+                        }
+                        r0 = r1;
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`DataAffineOp::add_rows_scaled`] with L = `linear.len()` data-scaled parts.
+    #[allow(clippy::needless_range_loop)]
+    fn fused<'x, const L: usize, R: Fn(usize) -> &'x [f64]>(
+        &self,
+        z: &[f64],
+        count: usize,
+        row: R,
+        s: f64,
+        out: &mut [f64],
+    ) {
+        const NEG0: [f64; CHUNK] = [-0.0; CHUNK];
+        let d = self.dim();
+        let mut base = [0.0; CHUNK];
+        let mut prod = [[0.0; CHUNK]; L];
+        let mut bx = [0.0; CHUNK];
+        let mut js = [0usize; L];
+        for (jm, (j, _)) in js.iter_mut().zip(&self.linear) {
+            *jm = *j;
+        }
+        let mut r0 = 0;
+        while r0 < d {
+            let r1 = (r0 + CHUNK).min(d);
+            let c = r1 - r0;
+            let base = &mut base[..c];
+            match self.fixed.split_first() {
+                Some((m, rest)) => {
+                    m.rows_into(z, r0, base);
+                    for m in rest {
+                        m.rows_axpy(1.0, z, r0, base);
+                    }
+                }
+                None => base.iter_mut().for_each(|v| *v = 0.0),
+            }
+            for (p, (_, m)) in prod.iter_mut().zip(&self.linear) {
+                m.rows_into(z, r0, &mut p[..c]);
+            }
+            let shift: &[f64] = match &self.shift {
+                Some(sh) => &sh[r0..r1],
+                None => &NEG0[..c],
+            };
+            let o = &mut out[r0..r1];
+            for m in 0..count {
+                let x = row(m);
+                let (data, scale): (&[f64], f64) = match &self.b_map {
+                    DataMap::Zero => (&NEG0[..c], 1.0),
+                    DataMap::Block { offset, scale } => (&x[offset + r0..offset + r1], *scale),
+                    DataMap::Dense(bm) => {
+                        for (t, v) in bx[..c].iter_mut().enumerate() {
+                            *v = linalg::dot(bm.row(r0 + t), x);
+                        }
+                        (&bx[..c], 1.0)
+                    }
+                };
+                let coef: [f64; L] = std::array::from_fn(|q| x[js[q]]);
+                let (data, o) = (&data[..c], &mut o[..c]);
+                let prod: [&[f64]; L] = std::array::from_fn(|q| &prod[q][..c]);
+                for t in 0..c {
+                    let mut g = base[t];
+                    for q in 0..L {
+                        g += coef[q] * prod[q][t];
+                    }
+                    g += scale * data[t];
+                    g += shift[t];
+                    o[t] += s * g;
+                }
+            }
+            r0 = r1;
+        }
+    }
+
     /// g_i for i in r0..r0 + buf.len() (the documented order).
     #[inline]
     fn eval_rows(&self, z: &[f64], x: &[f64], r0: usize, buf: &mut [f64]) {
@@ -416,18 +532,26 @@ impl MonotoneOp for DataAffineOp {
         }
     }
     fn add_scaled(&self, z: &[f64], x: &[f64], s: f64, out: &mut [f64]) {
-        let d = self.dim();
-        let mut buf = [0.0; CHUNK];
-        let mut r0 = 0;
-        while r0 < d {
-            let r1 = (r0 + CHUNK).min(d);
-            let b = &mut buf[..r1 - r0];
-            self.eval_rows(z, x, r0, b);
-            for (o, g) in out[r0..r1].iter_mut().zip(b.iter()) {
-                *o += s * g;
-            }
-            r0 = r1;
-        }
+        self.add_rows_scaled(z, 1, |_| x, s, out);
+    }
+    /// The z-products (M₀z, M_j z) once per 64-row chunk for the whole batch, then each sample's
+    /// terms per coordinate in the documented order: the bits of successive `add_scaled` calls.
+    fn add_batch_scaled(
+        &self,
+        z: &[f64],
+        flat: &[f64],
+        k: usize,
+        idx: &[usize],
+        s: f64,
+        out: &mut [f64],
+    ) {
+        self.add_rows_scaled(
+            z,
+            idx.len(),
+            |m| &flat[idx[m] * k..(idx[m] + 1) * k],
+            s,
+            out,
+        );
     }
     /// Closed form through [`affine_vi_gap`] on Ḡ = G(·; x̄) (affine in x): isotropic symmetric
     /// part on any domain, diagonal on boxes, else `Unsupported`.

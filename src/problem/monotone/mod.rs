@@ -68,6 +68,25 @@ pub trait MonotoneOp: Sync {
         linalg::axpy(s, &self.eval(z, x), out);
     }
 
+    /// `out += Σ_{i∈idx} s·G(z; x_i)` in the order of `idx` (repeats allowed), with x_i the row
+    /// `flat[i·k .. (i+1)·k]`: by definition the same bits as successive
+    /// [`MonotoneOp::add_scaled`] calls over `idx` (which is the default). Families override it to
+    /// share the z-only work across the batch ([`DataAffineOp`] computes its z-products once per
+    /// batch); the minibatch path of [`crate::oracle::OpOracle::batch_into`] uses it.
+    fn add_batch_scaled(
+        &self,
+        z: &[f64],
+        flat: &[f64],
+        k: usize,
+        idx: &[usize],
+        s: f64,
+        out: &mut [f64],
+    ) {
+        for &i in idx {
+            self.add_scaled(z, &flat[i * k..(i + 1) * k], s, out);
+        }
+    }
+
     /// The constants of the operator class (BG23 §2: L-Lipschitz, bounded by M on Z; D the
     /// diameter of Z; μ the strong-monotonicity modulus) over data points in `support`, exact
     /// where the family allows it, else `Unsupported` (never a guess).
@@ -107,6 +126,17 @@ impl<T: MonotoneOp + ?Sized> MonotoneOp for &T {
     fn add_scaled(&self, z: &[f64], x: &[f64], s: f64, out: &mut [f64]) {
         (**self).add_scaled(z, x, s, out)
     }
+    fn add_batch_scaled(
+        &self,
+        z: &[f64],
+        flat: &[f64],
+        k: usize,
+        idx: &[usize],
+        s: f64,
+        out: &mut [f64],
+    ) {
+        (**self).add_batch_scaled(z, flat, k, idx, s, out)
+    }
     fn constants(&self, support: &[Vec<f64>]) -> Result<OpConstants> {
         (**self).constants(support)
     }
@@ -136,6 +166,17 @@ impl<T: MonotoneOp + ?Sized> MonotoneOp for Box<T> {
     }
     fn add_scaled(&self, z: &[f64], x: &[f64], s: f64, out: &mut [f64]) {
         (**self).add_scaled(z, x, s, out)
+    }
+    fn add_batch_scaled(
+        &self,
+        z: &[f64],
+        flat: &[f64],
+        k: usize,
+        idx: &[usize],
+        s: f64,
+        out: &mut [f64],
+    ) {
+        (**self).add_batch_scaled(z, flat, k, idx, s, out)
     }
     fn constants(&self, support: &[Vec<f64>]) -> Result<OpConstants> {
         (**self).constants(support)

@@ -158,6 +158,22 @@ impl<F: MonotoneOp> MonotoneOp for ClampedOp<F> {
             self.inner.add_scaled(p, x, s, out);
         })
     }
+    /// Π_Z(z) once for the batch, then F's batch path (each `add_scaled` would project the same z).
+    fn add_batch_scaled(
+        &self,
+        z: &[f64],
+        flat: &[f64],
+        k: usize,
+        idx: &[usize],
+        s: f64,
+        out: &mut [f64],
+    ) {
+        with_scratch(self.dim(), |p| {
+            p.copy_from_slice(z);
+            self.inner.domain().project_in_place(p);
+            self.inner.add_batch_scaled(p, flat, k, idx, s, out);
+        })
+    }
     fn vi_gap(&self, data: &Mixture, z: &[f64]) -> Result<f64> {
         self.inner.vi_gap(data, z)
     }
