@@ -50,13 +50,13 @@ pub fn claims() -> Vec<Claim> {
         claim("ztoh22.alg1", "Algorithm 1", "Algorithm 1's sensitivity ‖𝒜(S) − 𝒜(S′)‖ ≤ 4L/(μn) holds for every admissible base solver and is attained (ratio → 1) by the adversary erring by L/(μn) in opposite directions on Lemma A.2's tight instance; 'accuracy not counted' (2L/(μn)) is rejected.", Kind::Exact, "algorithms::phased_output_perturbation::ZtohOutputPerturbation (Alg1)", check_alg1),
         claim("ztoh22.alg2", "Algorithm 2", "Algorithm 2 (K = ⌊log₂ n⌋ disjoint contiguous phases of n̄ = ⌊n/K⌋, remainder discarded, μ_k = μ2^k): the phase sensitivity 4L/(μ_k n̄) at a fixed centre x̃_{k−1} is attained by the adversary (k = 1, 2, 3); 'accuracy not counted' is rejected.", Kind::Exact, "algorithms::phased_output_perturbation::ZtohOutputPerturbation (Alg2)", check_alg2),
         claim("ztoh22.alg3", "Algorithm 3", "Algorithm 3's per-block sensitivity 4L/(n√(μμ_b)) holds and is attained on the block of smaller modulus; the larger-modulus block reaches (2 + √2)/4 of it at μ_y = 2μ_x; 'accuracy not counted' is rejected.", Kind::Exact, "algorithms::phased_output_perturbation::ZtohOutputPerturbation (Alg3)", check_alg3),
-        claim("ztoh22.alg4_5", "Algorithms 4, 5", "Algorithms 4/5 (Alg 5 reconstructed by symmetry): the printed phase sensitivity 4L/(n̄√(μμ_k)) holds but is never attained; the sharper 2L/(n̄√(μμ_k)) + L/(n̄√(μ(μ_k − μ))) is attained by the adversary on c·xy + ξ·z with c² = μ(μ_k − 2μ); attained/printed = (2 + √(μ_k/(μ_k − μ)))/4.", Kind::Erratum, "algorithms::phased_output_perturbation::ZtohOutputPerturbation (Alg4, Alg5); papers::ztoh22::schedules::alg45_sharp_sensitivity", check_alg4_5),
+        claim("ztoh22.alg4_5", "Algorithms 4, 5", "Algorithms 4/5 (Alg 5 reconstructed by symmetry): the printed phase sensitivity 4L/(n̄√(μμ_k)) holds but is never attained; the sharper 2L/(n̄√(μμ_k)) + L/(n̄√(μ(μ_k − μ))) is attained by the adversary on c·xy + ξ·z with c² = μ(μ_k − 2μ); attained/printed = (2 + √(μ_k/(μ_k − μ)))/4 is reported; 'accuracy part only' (2L/(n̄√(μμ_k))) is rejected.", Kind::Exact, "algorithms::phased_output_perturbation::ZtohOutputPerturbation (Alg4, Alg5); papers::ztoh22::schedules::alg45_sharp_sensitivity", check_alg4_5),
         claim("ztoh22.alg1_privacy", "Algorithm 1 (privacy)", "Algorithm 1's calibration with its bad event δ/4 is (ε, δ)-DP (exact Gaussian ε ≤ claimed) at four (ε, δ); σ/2 is refuted.", Kind::Calibration, "papers::ztoh22::calibration::alg1", |b| check_privacy(b, 1)),
         claim("ztoh22.alg2_privacy", "Algorithm 2 (privacy)", "Algorithm 2's parallel composition of K phase Gaussians is (ε, δ)-DP at four (ε, δ); σ/2 is refuted.", Kind::Calibration, "papers::ztoh22::calibration::alg2", |b| check_privacy(b, 2)),
         claim("ztoh22.alg3_privacy", "Algorithm 3 (privacy)", "Algorithm 3's two composed block Gaussians are (ε, δ)-DP at four (ε, δ); σ/2 is refuted where the exact lower bound can show it.", Kind::Calibration, "papers::ztoh22::calibration::alg3", |b| check_privacy(b, 3)),
         claim("ztoh22.alg4_5_privacy", "Algorithms 4 + 5 (privacy)", "Algorithms 4 and 5 composed (two parallel compositions) are (ε, δ)-DP at four (ε, δ); σ/2 is refuted where the exact lower bound can show it.", Kind::Calibration, "papers::ztoh22::calibration::alg4_5", |b| check_privacy(b, 4)),
-        claim("ztoh22.noise_ledger", "Algorithms 1–5 (noise)", "The noise Algorithms 1–5 add (release minus the solver's point, per phase and block) has the σ their ledgers price (multiplier × the paper's sensitivity): χ² two-sided at α = 1e-6, 0.5σ and 2σ rejected; ledger and noise are bitwise equal whichever base solver runs.", Kind::MonteCarlo, "algorithms::phased_output_perturbation::ZtohOutputPerturbation::run", check_noise_ledger),
-        claim("ztoh22.base_solver_accuracy", "𝒜 (Algs 1, 3, 4)", "Every base solver meets its requirement: the certified ones by a sound certificate (≥ the true distance, ≤ r), SVRG (both variants) by a failure frequency whose 99.9% Clopper–Pearson upper bound is ≤ p; a solver meeting only a looser target (failure 0.3) is rejected.", Kind::MonteCarlo, "algorithms::base_solvers", check_base_solver_accuracy),
+        claim("ztoh22.noise_ledger", "Algorithms 1–5 (noise)", "The noise Algorithms 1–5 add (release minus the solver's point, per phase and block) has the σ printed in the paper (recomputed in the check), which equals the ledgers' multiplier × the printed sensitivity: χ² two-sided at α = 1e-6, 0.5σ and 2σ rejected; ledger and noise are bitwise equal whichever base solver runs.", Kind::MonteCarlo, "algorithms::phased_output_perturbation::ZtohOutputPerturbation::run", check_noise_ledger),
+        claim("ztoh22.base_solver_accuracy", "𝒜 (Algs 1, 3, 4)", "Every base solver meets its requirement: the certified ones by a sound certificate (≥ the true distance, ≤ r), SVRG (both variants) by its proven Markov bound and a failure frequency whose 99.9% Clopper–Pearson upper bound is ≤ p (p = 0.1, a setting where a frequency can show it); an adversary missing with probability 0.3 is rejected by the same test.", Kind::MonteCarlo, "algorithms::base_solvers", check_base_solver_accuracy),
         claim("ztoh22.remark1", "Remark 1", "Remark 1's 1/γ = 32μn²/(δ²L²) gives failure exactly δ/4 by Markov on the norm (Jensen); Markov on the square needs only 8μn²/(δL²) (also exactly δ/4); a δ in place of δ² on the norm route is rejected.", Kind::Exact, "papers::ztoh22::schedules::{remark1_gamma, remark1_markov_failure}", check_remark1),
         claim("ztoh22.remark3", "Remark 3", "On the SC-SC instance the gap equals (μ_x/2)‖Δx‖² + (μ_y/2)‖Δy‖² (quadratic growth, an identity here), so 1/γ = 16μn²/(δL²) gives failure exactly δ/8 by Markov; the growth with factor 1 for ½ is rejected.", Kind::Exact, "papers::ztoh22::schedules::{remark3_gamma, remark3_markov_failure}", check_remark3),
         claim("ztoh22.remark4", "Remark 4", "Per phase of Algs 4/5, 1/γ = 16μn̄²/(δL²) gives failure δ/8; the last phase's condition number ratio μ_K/μ = 2^K ∈ (n/2, n].", Kind::Exact, "papers::ztoh22::schedules::{remark4_gamma, mu_k}", check_remark4),
@@ -208,6 +208,7 @@ fn check_lemma2_1(_b: Budget) -> Result<Evidence> {
     }
     // Parallel over the phases: disjoint contiguous batches; ε = the single phase's.
     let mut tight = 0.0;
+    let (mut xs, mut ys) = (vec![], vec![]);
     for n in [1000u64, 4096, 10_000] {
         let sch = schedules::PhaseSchedule::new(n)?;
         let mut seen = vec![false; n as usize];
@@ -242,6 +243,8 @@ fn check_lemma2_1(_b: Budget) -> Result<Evidence> {
         )?;
         main.observe(par, one, format!("parallel n={n}"));
         tight = par / one;
+        xs.push(n as f64);
+        ys.push(tight);
     }
     // Control: two phases sharing one index compose sequentially on it.
     let m = crate::algorithms::release_noise::gaussian_multipliers(
@@ -259,7 +262,13 @@ fn check_lemma2_1(_b: Budget) -> Result<Evidence> {
     );
     Ok(
         Evidence::from_checks(&main, Some(("one index in two phases", &ctl)))
-            .with_tight(tight, 1e-9),
+            .with_tight(tight, 1e-9)
+            .with_series(ratio_series(
+                "Lemma 2.1 parallel composition: ε(K phases)/ε(one phase)",
+                "n",
+                xs,
+                ys,
+            )),
     )
 }
 
@@ -282,16 +291,16 @@ fn check_alg1(b: Budget) -> Result<Evidence> {
         let l = lipschitz_of_f(&op, &[pt(r), pt(-r)])?;
         let alg = ZtohOutputPerturbation::alg1(l, mu, 1, 0.9, 1e-5)?;
         let bound = schedules::alg1_sensitivity(l, mu, n as u64);
-        for (name, a, a2) in [("adversary", adv(vec![-1.0]), adv(vec![1.0]))] {
-            let p = alg.run(&op, &s, &a, &mut NoiseSource::sample(1))?.phases[0].solver_point[0];
-            let p2 = alg.run(&op, &s2, &a2, &mut NoiseSource::sample(1))?.phases[0].solver_point[0];
-            let m = (p - p2).abs();
-            main.observe(m, bound, format!("{name} n={n}"));
-            ctl.observe(m, 2.0 * l / (mu * n as f64), format!("{name} n={n}"));
-            tight = m / bound;
-            xs.push(n as f64);
-            ys.push(tight);
-        }
+        // The adversary errs by the full radius in opposite directions on S and S′.
+        let (a, a2) = (adv(vec![-1.0]), adv(vec![1.0]));
+        let p = alg.run(&op, &s, &a, &mut NoiseSource::sample(1))?.phases[0].solver_point[0];
+        let p2 = alg.run(&op, &s2, &a2, &mut NoiseSource::sample(1))?.phases[0].solver_point[0];
+        let m = (p - p2).abs();
+        main.observe(m, bound, format!("adversary n={n}"));
+        ctl.observe(m, 2.0 * l / (mu * n as f64), format!("adversary n={n}"));
+        tight = m / bound;
+        xs.push(n as f64);
+        ys.push(tight);
         let c = |d: &Dataset| -> Result<f64> {
             Ok(alg
                 .run(&op, d, &Certified, &mut NoiseSource::sample(1))?
@@ -366,141 +375,159 @@ fn check_alg2(_b: Budget) -> Result<Evidence> {
     )
 }
 
-fn check_alg3(_b: Budget) -> Result<Evidence> {
-    let (mu_x, mu_y, r, n) = (1.0, 2.0, 1.0, 2000usize);
-    let radius = 1.05 * 3.0 * r / n as f64;
-    let op = diagonal_ball(vec![mu_x, mu_y], radius)?;
+fn check_alg3(b: Budget) -> Result<Evidence> {
+    let ns: Vec<usize> = if b == Budget::Full {
+        vec![250, 500, 1000, 2000, 8000]
+    } else {
+        vec![250, 500, 1000, 2000]
+    };
+    let (mu_x, mu_y, r) = (1.0, 2.0, 1.0);
     let mut main = BoundCheck::new(1e-12, 0.0);
     let mut ctl = BoundCheck::new(1e-12, 0.0);
-    let mut tight = 0.0;
-    let mut ratio_y = 0.0;
-    for (block, u) in [(0usize, [1.0, 0.0]), (1, [0.0, 1.0])] {
-        let s = balanced(n, &u, r)?;
-        let neg: Vec<f64> = u.iter().map(|v| -r * v).collect();
-        let s2 = s.replace_one(0, &neg)?;
-        let l = lipschitz_of_f(&op, &[u.iter().map(|v| r * v).collect(), neg.clone()])?;
-        let alg = ZtohOutputPerturbation::alg3(l, mu_x, mu_y, 1, 0.9, 1e-5)?;
-        let mut dm = vec![0.0; 2];
-        dm[block] = -1.0;
-        let dp: Vec<f64> = dm.iter().map(|v| -v).collect();
-        let p1 = alg.run(&op, &s, &adv(dm), &mut NoiseSource::sample(2))?;
-        let p2 = alg.run(&op, &s2, &adv(dp), &mut NoiseSource::sample(2))?;
-        let m = (p1.phases[0].solver_point[block] - p2.phases[0].solver_point[block]).abs();
-        let bound = p1.phases[0].sensitivity[block];
-        main.observe(m, bound, format!("block {block}"));
-        if block == 0 {
-            ctl.observe(m, bound / 2.0, "x block, accuracy not counted");
-            tight = m / bound;
-        } else {
-            ratio_y = m / bound;
+    let (mut tight, mut ratio_y) = (0.0, 0.0);
+    let (mut xs, mut ys) = (vec![], vec![]);
+    for &n in &ns {
+        let radius = 1.05 * 3.0 * r / n as f64;
+        let op = diagonal_ball(vec![mu_x, mu_y], radius)?;
+        for (block, u) in [(0usize, [1.0, 0.0]), (1, [0.0, 1.0])] {
+            let s = balanced(n, &u, r)?;
+            let neg: Vec<f64> = u.iter().map(|v| -r * v).collect();
+            let s2 = s.replace_one(0, &neg)?;
+            let l = lipschitz_of_f(&op, &[u.iter().map(|v| r * v).collect(), neg.clone()])?;
+            let alg = ZtohOutputPerturbation::alg3(l, mu_x, mu_y, 1, 0.9, 1e-5)?;
+            let mut dm = vec![0.0; 2];
+            dm[block] = -1.0;
+            let dp: Vec<f64> = dm.iter().map(|v| -v).collect();
+            let p1 = alg.run(&op, &s, &adv(dm), &mut NoiseSource::sample(2))?;
+            let p2 = alg.run(&op, &s2, &adv(dp), &mut NoiseSource::sample(2))?;
+            let m = (p1.phases[0].solver_point[block] - p2.phases[0].solver_point[block]).abs();
+            let bound = p1.phases[0].sensitivity[block];
+            main.observe(m, bound, format!("n={n} block {block}"));
+            if block == 0 {
+                ctl.observe(
+                    m,
+                    bound / 2.0,
+                    format!("n={n} x block, accuracy not counted"),
+                );
+                tight = m / bound;
+                xs.push(n as f64);
+                ys.push(tight);
+            } else {
+                ratio_y = m / bound;
+            }
         }
     }
     Ok(Evidence::from_checks(&main, Some(("accuracy not counted", &ctl)))
         .with_tight(tight, 0.01)
-        .note(format!("larger-modulus block (μ_y = 2μ_x): ratio {ratio_y:.4} (predicted (2 + √2)/4 = {:.4})", (2.0 + 2f64.sqrt()) / 4.0)))
+        .with_series(ratio_series("Alg 3 x-block sensitivity, adversary", "n", xs, ys))
+        .note(format!("larger-modulus block (μ_y = 2μ_x) at the largest n: ratio {ratio_y:.4} (predicted (2 + √2)/4 = {:.4} as n → ∞)", (2.0 + 2f64.sqrt()) / 4.0)))
+}
+
+/// One sensitivity measurement of Alg 4 (`dual` false) or Alg 5 at phase k on n points: the
+/// adversary at phase k in opposite directions on S and S′ (S′ replaces the first point of batch k
+/// by its negative), the certified solver elsewhere, the noise tape zeroed so the centres are
+/// the solver points. Returns (attained, printed, sharper).
+fn alg45_phase(n: usize, k: u64, dual: bool) -> Result<(f64, f64, f64)> {
+    let (mu, r) = (1.0, 1.0);
+    let sch = schedules::PhaseSchedule::new(n as u64)?;
+    let mk = schedules::mu_k(mu, k);
+    let c = (mu * (mk - 2.0 * mu)).sqrt();
+    // Perturbed block first in the data direction: (μ, −c) for x (Alg 4); for Alg 5 the roles
+    // switch, the y-block maximized by (c, μ).
+    let u = if dual { vec![c, mu] } else { vec![mu, -c] };
+    let radius = 6.0 * r / (mu * sch.nbar as f64);
+    let op = bilinear_ball(c, radius)?;
+    let s = balanced(n, &u, r)?;
+    let i = sch.batch(k).start;
+    let neg: Vec<f64> = s.point(i).iter().map(|v| -v).collect();
+    let s2 = s.replace_one(i, &neg)?;
+    // L = r, the data part's constant: the coupling c·xy is common to S and S′ and cancels in
+    // G(z; ξ) − G(z; ξ′), so the sensitivity argument needs only ‖ξ − ξ′‖ ≤ 2r (as in
+    // `ztoh22.lemma44`); the joint constant of Assumption 4.1 would exceed it by c·radius.
+    let l = r;
+    let alg = ZtohOutputPerturbation::alg45(l, mu, 1, 0.9, 1e-5, dual)?;
+    let blk = usize::from(dual);
+    let mut rec = NoiseSource::recording(6);
+    alg.run(&op, &s, &Certified, &mut rec)?;
+    let zero = scale_normals(&rec.into_tape().unwrap_or_default(), 0.0);
+    // The direction of the exact shift at phase k, from the certified solver on both datasets.
+    let c1 = alg.run(&op, &s, &Certified, &mut NoiseSource::replay(zero.clone()))?;
+    let c2 = alg.run(&op, &s2, &Certified, &mut NoiseSource::replay(zero.clone()))?;
+    let kk = k as usize - 1;
+    let sign = (c2.phases[kk].solver_point[blk] - c1.phases[kk].solver_point[blk]).signum();
+    let mut dm = vec![0.0; 2];
+    dm[blk] = -sign;
+    let dp: Vec<f64> = dm.iter().map(|v| -v).collect();
+    let run = |d: &Dataset, a: &Adversary| -> Result<ZtohRun> {
+        alg.run(
+            &op,
+            d,
+            &PerPhase {
+                k,
+                at_k: a,
+                other: &Certified,
+            },
+            &mut NoiseSource::replay(zero.clone()),
+        )
+    };
+    let (p1, p2) = (run(&s, &adv(dm))?, run(&s2, &adv(dp))?);
+    if p1.phases[kk].anchor != p2.phases[kk].anchor {
+        return Err(invalid("anchor", "the centres x̃_{k−1} differ"));
+    }
+    let m = (p1.phases[kk].solver_point[blk] - p2.phases[kk].solver_point[blk]).abs();
+    // The production record's sensitivity is the printed one (it prices σ_k).
+    let printed = p1.phases[kk].sensitivity[0];
+    let sharp = schedules::alg45_sharp_sensitivity(l, mu, mk, sch.nbar)?;
+    Ok((m, printed, sharp))
 }
 
 fn check_alg4_5(b: Budget) -> Result<Evidence> {
-    // Quick: phase 1 (c = 0, L = r exactly); full: phases 1–3 at n = 4096.
-    let (n, ks): (usize, Vec<u64>) = if b == Budget::Full {
-        (4096, vec![1, 2, 3])
-    } else {
-        (1024, vec![1])
-    };
-    let (mu, r) = (1.0, 1.0);
-    let sch = schedules::PhaseSchedule::new(n as u64)?;
-    let mut main = BoundCheck::new(1e-9, 0.0); // printed bound holds
-    let mut ctl = BoundCheck::new(1e-9, 0.0); // printed bound attained? (literal tightness)
-    let (mut xs, mut ys, mut worst) = (vec![], vec![], 0.0f64);
+    // Quick: phases 1, 2 at n = 64 and phase 1 at n = 16, 256; full: every phase at n = 64
+    // and 256.
+    let mut cases: Vec<(usize, u64)> = vec![(16, 1), (64, 1), (64, 2), (256, 1)];
+    if b == Budget::Full {
+        cases = (1..=6)
+            .map(|k| (64, k))
+            .chain((1..=8).map(|k| (256, k)))
+            .collect();
+    }
+    let mut main = BoundCheck::new(1e-9, 0.0);
+    let mut ctl = BoundCheck::new(1e-9, 0.0);
+    let (mut xs, mut ys, mut worst) = (vec![], vec![], f64::INFINITY);
     let mut notes = vec![];
     for dual in [false, true] {
-        for &k in &ks {
-            let mk = schedules::mu_k(mu, k);
-            let c = (mu * (mk - 2.0 * mu)).sqrt();
-            // Perturbed block first in the data direction: (μ, −c) for x (Alg 4); for Alg 5 the
-            // roles switch: G = (c y + ξ_x, −c x + ξ_y) with the y-block maximized by (c, μ).
-            let u = if dual { vec![c, mu] } else { vec![mu, -c] };
-            let radius = 6.0 * r / (mu * sch.nbar as f64);
-            let op = bilinear_ball(c, radius)?;
-            let s = balanced(n, &u, r)?;
-            let i = sch.batch(k).start;
-            let neg: Vec<f64> = s.point(i).iter().map(|v| -v).collect();
-            let s2 = s.replace_one(i, &neg)?;
-            let l = lipschitz_of_f(&op, &[s.point(i).to_vec(), neg])?;
-            let alg = ZtohOutputPerturbation::alg45(l, mu, 1, 0.9, 1e-5, dual)?;
-            let blk = usize::from(dual);
-            // The direction of the exact shift, from the certified solver on both datasets.
-            let mut rec = NoiseSource::recording(6);
-            alg.run(&op, &s, &Certified, &mut rec)?;
-            let zero = scale_normals(&rec.into_tape().unwrap_or_default(), 0.0);
-            let c1 = alg.run(&op, &s, &Certified, &mut NoiseSource::replay(zero.clone()))?;
-            let c2 = alg.run(&op, &s2, &Certified, &mut NoiseSource::replay(zero.clone()))?;
-            let sign = (c2.phases[k as usize - 1].solver_point[blk]
-                - c1.phases[k as usize - 1].solver_point[blk])
-                .signum();
-            let mut dm = vec![0.0; 2];
-            dm[blk] = -sign;
-            let dp: Vec<f64> = dm.iter().map(|v| -v).collect();
-            let (am, ap) = (adv(dm), adv(dp));
-            let p1 = alg.run(
-                &op,
-                &s,
-                &PerPhase {
-                    k,
-                    at_k: &am,
-                    other: &Certified,
-                },
-                &mut NoiseSource::replay(zero.clone()),
-            )?;
-            let p2 = alg.run(
-                &op,
-                &s2,
-                &PerPhase {
-                    k,
-                    at_k: &ap,
-                    other: &Certified,
-                },
-                &mut NoiseSource::replay(zero),
-            )?;
-            let (q1, q2) = (&p1.phases[k as usize - 1], &p2.phases[k as usize - 1]);
-            let m = (q1.solver_point[blk] - q2.solver_point[blk]).abs();
-            let printed = schedules::alg45_sensitivity(l, mu, mk, sch.nbar);
-            let sharp = schedules::alg45_sharp_sensitivity(l, mu, mk, sch.nbar)?;
-            main.observe(m, printed, format!("alg{} k={k} printed", 4 + blk));
-            main.observe(m, sharp, format!("alg{} k={k} sharper", 4 + blk));
-            ctl.observe(
-                printed * (1.0 - 0.02),
-                m,
-                format!("alg{} k={k}: printed attained", 4 + blk),
-            );
-            worst = worst.max((m / sharp - 1.0).abs());
-            if !dual {
+        for &(n, k) in &cases {
+            let (m, printed, sharp) = alg45_phase(n, k, dual)?;
+            let tag = format!("alg{} n={n} k={k}", 4 + usize::from(dual));
+            main.observe(m, printed, format!("{tag}: printed 4L/(n̄√(μμ_k))"));
+            main.observe(m, sharp, format!("{tag}: sharper"));
+            // Control: the accuracy part alone (the stability of the regularized saddle point
+            // not counted), 2L/(n̄√(μμ_k)) = printed/2.
+            ctl.observe(m, printed / 2.0, format!("{tag}: accuracy part only"));
+            worst = worst.min(m / sharp);
+            if !dual && n == 64 {
                 xs.push(k as f64);
                 ys.push(m / sharp);
             }
+            let mk = schedules::mu_k(1.0, k);
             notes.push(format!(
-                "alg{} k={k}: attained/sharper {:.4}, attained/printed {:.4} (predicted {:.4})",
-                4 + blk,
+                "{tag}: attained/sharper {:.6}, attained/printed {:.4} (predicted (2 + √(μ_k/(μ_k − μ)))/4 = {:.4})",
                 m / sharp,
                 m / printed,
-                (2.0 + (mk / (mk - mu)).sqrt()) / 4.0
+                (2.0 + (mk / (mk - 1.0)).sqrt()) / 4.0
             ));
         }
     }
-    let mut ev = Evidence::from_checks(
-        &main,
-        Some((
-            "the printed sensitivity is attained (literal tightness)",
-            &ctl,
-        )),
-    )
-    .with_tight(1.0 + worst, 0.03)
-    .with_series(ratio_series(
-        "Algs 4/5 sharper phase sensitivity, adversary",
-        "k",
-        xs,
-        ys,
-    ));
+    // The exact solves are certified to a 1e-4 fraction of the radius at worst.
+    let tol = 1e-3;
+    let mut ev = Evidence::from_checks(&main, Some(("accuracy part only, 2L/(n̄√(μμ_k))", &ctl)))
+        .with_tight(worst, tol)
+        .with_series(ratio_series(
+            "Alg 4 sharper phase-k sensitivity, adversary, n = 64",
+            "k",
+            xs,
+            ys,
+        ));
     for n in notes {
         ev = ev.note(n);
     }
@@ -581,61 +608,100 @@ fn noise_instances() -> Result<Vec<(ZtohOutputPerturbation, DataAffineOp, Datase
     Ok(v)
 }
 
-/// (release − solver point)/σ_priced per perturbed coordinate of every phase.
-fn standardized(run: &ZtohRun, alg: &ZtohOutputPerturbation, n: u64) -> Result<Vec<f64>> {
-    let (_, mults) = alg.ledger(n)?;
+/// The printed σ of `alg` on n points at phase k (1 for Algs 1, 3) for the block (Alg 3: 0 = x,
+/// 1 = y), recomputed here from the paper's lines (not from the schedules or calibration modules):
+/// Alg 1 output 4L√(2 ln(2.5/δ))/(μnε); Alg 2 line 5 the same with μ_k n̄; Alg 3 line 2
+/// (8L/(nε))√(2 ln(5/δ)/(μ_bμ)); Alg 4 line 5 (8L/(n̄ε))√(2 ln(5/δ)/(μ_kμ)); Alg 5 likewise.
+/// K = ⌊log₂ n⌋ by bit length, n̄ = ⌊n/K⌋, μ_k = μ2^k. Also returns the printed sensitivity Δ
+/// (σ = multiplier × Δ with multiplier √(2 ln(2.5/δ))/ε or 2√(2 ln(5/δ))/ε).
+fn printed_sigma(alg: &ZtohOutputPerturbation, n: u64, k: u64, block: usize) -> (f64, f64) {
+    use crate::algorithms::phased_output_perturbation::ZtohAlgorithm as A;
+    let (l, mu, e, d) = (alg.lipschitz, alg.mu, alg.epsilon, alg.delta);
+    let kk = (u64::BITS - 1 - n.leading_zeros()).max(1) as u64;
+    let nbar = (n / kk) as f64;
+    let muk = mu * 2f64.powi(k as i32);
+    let nf = n as f64;
+    match alg.algorithm {
+        A::Alg1 => (
+            4.0 * l * (2.0 * (2.5 / d).ln()).sqrt() / (mu * nf * e),
+            4.0 * l / (mu * nf),
+        ),
+        A::Alg2 => (
+            4.0 * l * (2.0 * (2.5 / d).ln()).sqrt() / (muk * nbar * e),
+            4.0 * l / (muk * nbar),
+        ),
+        A::Alg3 => {
+            let m = mu.min(alg.mu_y);
+            let mb = if block == 0 { mu } else { alg.mu_y };
+            (
+                8.0 * l / (nf * e) * (2.0 * (5.0 / d).ln() / (mb * m)).sqrt(),
+                4.0 * l / (nf * (mb * m).sqrt()),
+            )
+        }
+        A::Alg4 | A::Alg5 => (
+            8.0 * l / (nbar * e) * (2.0 * (5.0 / d).ln() / (muk * mu)).sqrt(),
+            4.0 * l / (nbar * (muk * mu).sqrt()),
+        ),
+    }
+}
+
+/// (release − solver point)/σ_printed per perturbed coordinate of every phase, and the largest
+/// relative gap between the ledger's multipliers × the printed Δ and the printed σ.
+fn standardized(run: &ZtohRun, alg: &ZtohOutputPerturbation, n: u64) -> Result<(Vec<f64>, f64)> {
+    use crate::algorithms::phased_output_perturbation::ZtohAlgorithm as A;
+    let mults = crate::algorithms::release_noise::gaussian_multipliers(&run.ledger.event);
     let dx = alg.d_x;
     let mut out = vec![];
-    for ph in &run.phases {
+    let mut ledger_gap = 0.0f64;
+    for (pi, ph) in run.phases.iter().enumerate() {
+        let d = ph.solver_point.len();
         let block: Vec<usize> = match alg.algorithm {
-            crate::algorithms::phased_output_perturbation::ZtohAlgorithm::Alg5 => {
-                (dx..ph.solver_point.len()).collect()
-            }
-            crate::algorithms::phased_output_perturbation::ZtohAlgorithm::Alg3
-            | crate::algorithms::phased_output_perturbation::ZtohAlgorithm::Alg1 => {
-                (0..ph.solver_point.len()).collect()
-            }
+            A::Alg5 => (dx..d).collect(),
+            A::Alg3 | A::Alg1 => (0..d).collect(),
             _ => (0..dx).collect(),
         };
         for (j, &i) in block.iter().enumerate() {
-            let which = if alg.algorithm
-                == crate::algorithms::phased_output_perturbation::ZtohAlgorithm::Alg3
-                && i >= dx
-            {
-                1
-            } else {
-                0
-            };
-            let priced = mults[which] * ph.sensitivity[which];
-            out.push((ph.released[j] - ph.solver_point[i]) / priced);
+            let which = usize::from(alg.algorithm == A::Alg3 && i >= dx);
+            let (sigma, delta) = printed_sigma(alg, n, ph.k, which);
+            let m = mults[if alg.algorithm == A::Alg3 { which } else { pi }];
+            ledger_gap = ledger_gap.max((m * delta / sigma - 1.0).abs());
+            out.push((ph.released[j] - ph.solver_point[i]) / sigma);
         }
     }
-    Ok(out)
+    Ok((out, ledger_gap))
 }
 
 fn check_noise_ledger(b: Budget) -> Result<Evidence> {
-    let seeds = if b == Budget::Full { 200u64 } else { 20 };
+    let seeds = if b == Budget::Full { 200u64 } else { 10 };
+    // The controls replay the first seeds' tapes scaled by 0.5 and 2.
+    let ctl_seeds = if b == Budget::Full { 50u64 } else { 4 };
     let mut main = vec![];
-    let mut ctls = vec![vec![], vec![]];
+    let mut ctls = [vec![], vec![]];
     let mut swaps_equal = true;
     let mut swaps = 0usize;
+    let mut ledger_gap = 0.0f64;
     for (alg, op, s) in noise_instances()? {
         let n = s.len() as u64;
         for seed in 0..seeds {
             let mut rec = NoiseSource::recording(seed);
             let run = alg.run(&op, &s, &Certified, &mut rec)?;
-            main.extend(standardized(&run, &alg, n)?);
+            let (z, gap) = standardized(&run, &alg, n)?;
+            main.extend(z);
+            ledger_gap = ledger_gap.max(gap);
             let tape = rec.into_tape().unwrap_or_default();
             for (c, k) in [0.5, 2.0].iter().enumerate() {
+                if seed >= ctl_seeds {
+                    break;
+                }
                 let r = alg.run(
                     &op,
                     &s,
                     &Certified,
                     &mut NoiseSource::replay(scale_normals(&tape, *k)),
                 )?;
-                ctls[c].extend(standardized(&r, &alg, n)?);
+                ctls[c].extend(standardized(&r, &alg, n)?.0);
             }
-            if seed < 2 {
+            if seed < 1 {
                 let saddle = !matches!(
                     alg.algorithm,
                     crate::algorithms::phased_output_perturbation::ZtohAlgorithm::Alg1
@@ -646,11 +712,19 @@ fn check_noise_ledger(b: Budget) -> Result<Evidence> {
                 } else {
                     Box::new(Svrg::prox())
                 };
-                let others: Vec<Box<dyn BaseSolver>> = vec![
+                let d = op.dim();
+                let mut dir = vec![0.0; d];
+                dir[0] = 1.0;
+                let mut others: Vec<Box<dyn BaseSolver>> = vec![
                     Box::new(EngineExtragradient::default()),
                     Box::new(EngineOgda::default()),
                     sv,
                 ];
+                // The adversary too where its point stays in Z (the single-solve algorithms;
+                // the phased ones' noisy centres put z* on the boundary).
+                if alg.schedule_free() {
+                    others.push(Box::new(adv(dir)));
+                }
                 for o in &others {
                     let r = alg.run(&op, &s, o.as_ref(), &mut NoiseSource::sample(seed))?;
                     swaps += 1;
@@ -671,6 +745,11 @@ fn check_noise_ledger(b: Budget) -> Result<Evidence> {
     check.observe(t.statistic, t.upper, "Q ≤ χ²_N(1 − α/2)");
     check.observe(t.lower, t.statistic, "χ²_N(α/2) ≤ Q");
     check.observe_exact(
+        ledger_gap <= 1e-12,
+        None,
+        format!("ledger multiplier × printed Δ = printed σ (relative gap {ledger_gap:.1e})"),
+    );
+    check.observe_exact(
         swaps_equal,
         None,
         format!("ledger and noise bitwise equal over {swaps} solver swaps"),
@@ -686,23 +765,24 @@ fn check_noise_ledger(b: Budget) -> Result<Evidence> {
         Some(("0.5σ and 2σ of noise, ledger pricing σ", &ctl)),
     )
     .note(format!(
-        "N = {}, σ̂/σ = {:.4} [{:.4}, {:.4}]; controls' excess {:.3}, {:.3}",
+        "N = {}, σ̂/σ = {:.4} [{:.4}, {:.4}]; controls' excess {:.3}, {:.3}; ledger vs printed σ: {ledger_gap:.1e}",
         t.n, t.ratio_hat, t.ratio_lo, t.ratio_hi, ex[0], ex[1]
     )))
 }
 
+/// (operator, batch, Λ, anchor, kind, requirement).
+type AccuracyCase = (
+    DataAffineOp,
+    Dataset,
+    Vec<f64>,
+    Vec<f64>,
+    ProblemKind,
+    Requirement,
+);
+
 /// Alg 1, Alg 3 and Alg 4 phase-1 subproblems with their requirements (p = 0.1 for the
 /// frequency checks, as a unit-test setting).
-fn accuracy_cases() -> Result<
-    Vec<(
-        DataAffineOp,
-        Dataset,
-        Vec<f64>,
-        Vec<f64>,
-        ProblemKind,
-        Requirement,
-    )>,
-> {
+fn accuracy_cases() -> Result<Vec<AccuracyCase>> {
     let s = balanced(40, &[1.0, 0.4], 1.0)?;
     let s = Dataset::new(
         s.points
@@ -757,7 +837,9 @@ fn accuracy_cases() -> Result<
 }
 
 fn check_base_solver_accuracy(b: Budget) -> Result<Evidence> {
-    let runs = if b == Budget::Full { 1000u64 } else { 100 };
+    // 70 runs with no failure give a 99.9% Clopper–Pearson upper bound 0.094 ≤ p = 0.1.
+    let runs = if b == Budget::Full { 1000u64 } else { 70 };
+    let ctl_runs = if b == Budget::Full { 200u64 } else { 40 };
     let mut main = BoundCheck::new(0.0, 0.0);
     let mut ctl = BoundCheck::new(0.0, 0.0);
     let mut notes = vec![];
@@ -774,60 +856,69 @@ fn check_base_solver_accuracy(b: Budget) -> Result<Evidence> {
         for sv in &certified {
             let sol = sv.solve(&p, &req, &start, &mut NoiseSource::sample(0), "")?;
             let true_d = linalg_dist(&sol.z, &exact.z);
-            if let Guarantee::Certified { distance_bound } = sol.guarantee {
-                main.observe(
-                    true_d,
-                    distance_bound + exact.dist_bound,
-                    format!("case {ci} {}: certificate sound", sv.name()),
-                );
-                main.observe(
-                    req.distance(&sol.z, &exact.z),
-                    req.radius,
-                    format!("case {ci} {}: requirement", sv.name()),
-                );
-            }
+            let Guarantee::Certified { distance_bound } = sol.guarantee else {
+                return Err(invalid(
+                    "guarantee",
+                    "a certified solver returned no certificate",
+                ));
+            };
+            main.observe(
+                true_d,
+                distance_bound + exact.dist_bound,
+                format!("case {ci} {}: certificate sound", sv.name()),
+            );
+            main.observe(
+                req.distance(&sol.z, &exact.z),
+                req.radius,
+                format!("case {ci} {}: requirement", sv.name()),
+            );
         }
         let svrg = if kind == ProblemKind::Minimization {
             Svrg::prox()
         } else {
             Svrg::forward()
         };
-        let solvers: [(&dyn BaseSolver, bool); 2] = [
-            (&svrg, true),
-            (
-                &Adversary {
-                    direction: vec![1.0, 0.0],
-                    failure: 0.3,
-                },
-                false,
-            ),
-        ];
-        for (sv, is_main) in solvers {
+        let looser = Adversary {
+            direction: vec![1.0, 0.0],
+            failure: 0.3,
+        };
+        // The control (an adversary that misses with probability 0.3 > p) on the first case.
+        let mut solvers: Vec<(&dyn BaseSolver, bool, u64)> = vec![(&svrg, true, runs)];
+        if ci == 0 {
+            solvers.push((&looser, false, ctl_runs));
+        }
+        for (sv, is_main, count) in solvers {
             let mut fails = 0u64;
-            for seed in 0..runs {
+            let mut proven = 0.0f64;
+            for seed in 0..count {
                 let sol = sv.solve(&p, &req, &start, &mut NoiseSource::sample(seed), "acc/")?;
-                if req.distance(&sol.z, &exact.z) > req.radius {
+                if req.distance(&sol.z, &exact.z) + req.w_max().sqrt() * exact.dist_bound
+                    > req.radius
+                {
                     fails += 1;
                 }
+                if let Guarantee::InExpectation { failure_bound, .. } = sol.guarantee {
+                    proven = proven.max(failure_bound);
+                }
             }
-            let hi = clopper_pearson_upper(fails, runs, 1e-3)?;
-            let lo = clopper_pearson_lower(fails, runs, 1e-3)?;
+            let hi = clopper_pearson_upper(fails, count, 1e-3)?;
+            let lo = clopper_pearson_lower(fails, count, 1e-3)?;
+            // The same test for both: the 99.9% upper bound on the failure rate ≤ p.
+            let target = if is_main { &mut main } else { &mut ctl };
+            target.observe(
+                hi,
+                req.failure_probability,
+                format!("case {ci} {}: CP99.9% upper", sv.name()),
+            );
             if is_main {
                 main.observe(
-                    hi,
+                    proven,
                     req.failure_probability,
-                    format!("case {ci} {}: CP upper", sv.name()),
-                );
-            } else {
-                // Rejected when the lower bound shows the failure rate exceeds p.
-                ctl.observe(
-                    req.failure_probability,
-                    lo,
-                    format!("case {ci} {}: CP lower", sv.name()),
+                    format!("case {ci} {}: proven Markov bound", sv.name()),
                 );
             }
             notes.push(format!(
-                "case {ci} {}: {fails}/{runs} failures, CP99.9% [{lo:.4}, {hi:.4}] vs p = {}",
+                "case {ci} {}: {fails}/{count} failures, CP99.9% [{lo:.4}, {hi:.4}] vs p = {}; proven Markov bound {proven:.4}",
                 sv.name(),
                 req.failure_probability
             ));
@@ -835,7 +926,7 @@ fn check_base_solver_accuracy(b: Budget) -> Result<Evidence> {
     }
     let mut ev = Evidence::from_checks(
         &main,
-        Some(("solver meeting only failure 0.3 (a looser target)", &ctl)),
+        Some(("an adversary missing with probability 0.3 > p", &ctl)),
     );
     for n in notes {
         ev = ev.note(n);
@@ -851,15 +942,18 @@ fn check_remark1(_b: Budget) -> Result<Evidence> {
     let mut main = BoundCheck::new(1e-12, 0.0);
     let mut ctl = BoundCheck::new(1e-12, 0.0);
     let mut tight = 0.0;
+    let (mut xs, mut ys) = (vec![], vec![]);
     for (l, mu, n, delta) in [
-        (1.0, 1.0, 1000u64, 1e-4),
+        (0.7, 4.0, 50u64, 0.01),
+        (1.0, 1.0, 1000, 1e-4),
         (2.5, 0.3, 20_000, 1e-6),
-        (0.7, 4.0, 50, 0.01),
     ] {
         let g = schedules::remark1_gamma(l, mu, n, delta);
         let fail = schedules::remark1_markov_failure(g, l, mu, n);
         main.observe(fail, delta / 4.0, format!("norm route n={n}"));
         tight = fail / (delta / 4.0);
+        xs.push(n as f64);
+        ys.push(tight);
         // The squared route: E‖Δ‖² ≤ 2γ/μ, P ≤ (2γ/μ)/r² with γ = δL²/(8μn²).
         let g2 = delta * l * l / (8.0 * mu * (n as f64).powi(2));
         let r = schedules::alg1_radius(l, mu, n);
@@ -875,7 +969,16 @@ fn check_remark1(_b: Budget) -> Result<Evidence> {
             format!("δ for δ² n={n}"),
         );
     }
-    Ok(Evidence::from_checks(&main, Some(("1/γ = 32μn²/(δL²)", &ctl))).with_tight(tight, 1e-12))
+    Ok(
+        Evidence::from_checks(&main, Some(("1/γ = 32μn²/(δL²)", &ctl)))
+            .with_tight(tight, 1e-12)
+            .with_series(ratio_series(
+                "Remark 1: Markov failure / (δ/4)",
+                "n",
+                xs,
+                ys,
+            )),
+    )
 }
 
 fn check_remark3(_b: Budget) -> Result<Evidence> {
@@ -884,6 +987,7 @@ fn check_remark3(_b: Budget) -> Result<Evidence> {
     let mut ctl = BoundCheck::new(1e-12, 0.0);
     let mut st = crate::rng::Stream::new(11, "claims/ztoh22/remark3");
     let mut tight = 0.0f64;
+    let (mut xs, mut ys) = (vec![], vec![]);
     for _ in 0..20 {
         let (a, b) = (st.uniform() - 0.5, st.uniform() - 0.5);
         let (mx, my) = (0.5 + st.uniform(), 0.5 + 2.0 * st.uniform());
@@ -895,6 +999,8 @@ fn check_remark3(_b: Budget) -> Result<Evidence> {
         let growth = 0.5 * mx * dx * dx + 0.5 * my * dy * dy;
         main.observe(growth, gap, "growth ≤ gap");
         tight = tight.max(growth / gap);
+        xs.push(mx / my);
+        ys.push(growth / gap);
         ctl.observe(2.0 * growth, gap, "factor 1");
     }
     for (l, mu, n, delta) in [(1.0, 1.0, 1000u64, 1e-4), (3.0, 0.2, 5000, 1e-6)] {
@@ -908,7 +1014,17 @@ fn check_remark3(_b: Budget) -> Result<Evidence> {
     }
     Ok(
         Evidence::from_checks(&main, Some(("gap ≥ μ_x‖Δx‖² + μ_y‖Δy‖²", &ctl)))
-            .with_tight(tight, 1e-9),
+            .with_tight(tight, 1e-9)
+            .with_series({
+                let mut order: Vec<usize> = (0..xs.len()).collect();
+                order.sort_by(|a, b| xs[*a].total_cmp(&xs[*b]));
+                ratio_series(
+                    "Remark 3: quadratic growth / gap (an identity here)",
+                    "μ_x/μ_y",
+                    order.iter().map(|i| xs[*i]).collect(),
+                    order.iter().map(|i| ys[*i]).collect(),
+                )
+            }),
     )
 }
 
