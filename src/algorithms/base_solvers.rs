@@ -47,6 +47,10 @@ use crate::solve::vi::{
 };
 use serde::{Deserialize, Serialize};
 
+/// The fraction of the requirement's Euclidean radius below which a stalled certificate of the
+/// exact solve is accepted ([`Subproblem::solve_exact_for`]).
+pub const EXACT_STALL_FRACTION: f64 = 1e-4;
+
 /// Minimization (G = ∇f, the Prox-SVRG analysis applies) or a saddle problem.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -224,10 +228,38 @@ impl<'a> Subproblem<'a> {
     /// # Errors
     /// As [`vi_solution_counted`].
     pub fn solve_exact(&self, oracle: &OpOracle, start: &[f64]) -> Result<ViCertified> {
+        self.solve_exact_with(oracle, start, self.vi_options())
+    }
+
+    /// As [`Subproblem::solve_exact`], but a stalled certificate (the rounding floor, which on
+    /// ill-conditioned phases, L_Φ/μ_Φ up to n, lies above the core's relative 1e-10) is accepted
+    /// once it is ≤ [`EXACT_STALL_FRACTION`] of the requirement's Euclidean radius r/√(max w).
+    /// The point is then still within 1e-4·r of z*, certified.
+    ///
+    /// # Errors
+    /// As [`vi_solution_counted`].
+    pub fn solve_exact_for(
+        &self,
+        oracle: &OpOracle,
+        start: &[f64],
+        req: &Requirement,
+    ) -> Result<ViCertified> {
+        let mut o = self.vi_options();
+        let scale = 1.0 + self.op.domain().max_norm();
+        let within = EXACT_STALL_FRACTION * req.radius / req.w_max().sqrt() / scale;
+        o.stall_tol = o.stall_tol.max(within);
+        self.solve_exact_with(oracle, start, o)
+    }
+
+    fn solve_exact_with(
+        &self,
+        oracle: &OpOracle,
+        start: &[f64],
+        mut o: ViSolveOptions,
+    ) -> Result<ViCertified> {
         let rop = self.regularized_op();
         let mix = Mixture::empirical(self.batch);
         let p = ViProblem::new(&rop, &mix, &[])?;
-        let mut o = self.vi_options();
         o.start = Some(start.to_vec());
         vi_solution_counted(&p, oracle, &o)
     }
@@ -351,8 +383,9 @@ fn check_inputs(p: &Subproblem, req: &Requirement, start: &[f64]) -> Result<()> 
     Ok(())
 }
 
-/// The VI core's certified solver, stopped when its certificate meets the requirement (or at its
-/// own precision, whichever comes first: `dist_tol` is set to the requirement).
+/// The VI core's certified solver run to its own precision (relative 1e-14, or a stalled bound
+/// within 1e-4 of the requirement: [`Subproblem::solve_exact_for`]), then checked against
+/// the requirement.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Certified;
 
@@ -370,11 +403,7 @@ impl BaseSolver for Certified {
     ) -> Result<BaseSolution> {
         check_inputs(p, req, start)?;
         let rop = p.regularized_op();
-        let mix = Mixture::empirical(p.batch);
-        let vp = ViProblem::new(&rop, &mix, &[])?;
-        let mut o = p.vi_options();
-        o.start = Some(start.to_vec());
-        let c = vi_solution_counted(&vp, &OpOracle::new(&rop), &o)?;
+        let c = p.solve_exact_for(&OpOracle::new(&rop), start, req)?;
         if !req.met_by_certificate(c.dist_bound) {
             return Err(Error::NotCertified(format!(
                 "certified solver's bound {:e} does not meet radius {:e}",
@@ -731,7 +760,7 @@ impl BaseSolver for Adversary {
         }
         let rop = p.regularized_op();
         let oracle = OpOracle::new(&rop);
-        let exact = p.solve_exact(&oracle, start)?;
+        let exact = p.solve_exact_for(&oracle, start, req)?;
         let dom = p.op.domain();
         let failed = if self.failure > 0.0 {
             noise.uniforms(&format!("{label}adversary/fail"), 1)?[0] < self.failure

@@ -206,6 +206,11 @@ impl ZtohOutputPerturbation {
         Ok(a)
     }
 
+    /// Whether this is a single-solve algorithm (1 or 3), without a phase schedule.
+    pub fn schedule_free(&self) -> bool {
+        !self.algorithm.phased()
+    }
+
     /// Set the start of the perturbed block.
     pub fn with_start(mut self, start: Vec<f64>) -> Self {
         self.start = Some(start);

@@ -8,7 +8,8 @@ use crate::linalg;
 use crate::problem::monotone::{DataAffineOp, DataMap, MonotoneOp, StructMat};
 use crate::problem::Dataset;
 
-/// G(z; ξ) = diag(h) z + ξ on the ball B(0, R) ⊂ ℝᵈ (d = h.len()): the gradient of f(z; ξ) =
+/// G(z; ξ) = diag(h) z + ξ on the ball B(0, R) ⊂ ℝᵈ (d = h.len()) when h is isotropic, else on
+/// the box [−R, R]ᵈ (where sup ‖G‖ is closed form for a diagonal operator): the gradient of f(z; ξ) =
 /// ⟨ξ, z⟩ + ½ Σ h_i z_i² (minimization; h = μ1 is Algorithm 1's μ-strongly convex loss, h = 0
 /// the linear loss of Algorithm 2), or, read as z = (x, y), the saddle operator (∇_x f, −∇_y f)
 /// of f = ⟨ξ_x, x⟩ − ⟨ξ_y, y⟩ + ½Σ h_x x² − ½Σ h_y y² (Algorithm 3).
@@ -17,13 +18,19 @@ use crate::problem::Dataset;
 /// [`crate::error::Error::Invalid`] for a bad radius or h.
 pub fn diagonal_ball(h: Vec<f64>, radius: f64) -> Result<DataAffineOp> {
     let d = h.len();
+    let iso = h.iter().all(|v| *v == h[0]);
+    let domain = if iso {
+        Domain::ball(vec![0.0; d], radius)?
+    } else {
+        Domain::new_box(vec![-radius; d], vec![radius; d])?
+    };
     let fixed = if h.iter().all(|v| *v == 0.0) {
         vec![]
     } else {
         vec![StructMat::Diagonal(h)]
     };
     DataAffineOp::new(
-        Domain::ball(vec![0.0; d], radius)?,
+        domain,
         d,
         fixed,
         vec![],
