@@ -59,7 +59,8 @@ enum Cmd {
         /// regularized_saddle_point | output_perturbation | recursive_regularization (BGM23
         /// Algorithm 1) | noisy_sgda | ldp_sgda | dp_gda; on a VI config (an `operator` instead
         /// of a `problem`): extragradient (BG23 Algorithm 1) | operator_extrapolation (BG23
-        /// Algorithm 3) | nispp (BG23 Algorithm 2)
+        /// Algorithm 3) | nispp (BG23 Algorithm 2); on a ZTOH22 config: ztoh22_alg1 … ztoh22_alg5
+        /// (ZTOH22 Algorithms 1–5)
         algorithm: String,
         /// The JSON config (see fixtures/configs/).
         #[arg(long)]
@@ -316,6 +317,56 @@ fn run_privacy_text(p: &serde_json::Value) -> String {
     s
 }
 
+/// `dpsaddle run ztoh22_alg1` … `ztoh22_alg5`: the release, the solver and its evaluations, the
+/// ledger and its (ε, δ).
+fn run_ztoh22_cmd(
+    algorithm: &str,
+    text: &str,
+    seed: Option<u64>,
+    json: bool,
+    privacy_only: bool,
+    delta: Option<f64>,
+    tape: bool,
+) -> ExitCode {
+    use dpsaddle::algorithms::ztoh22_run::{run_config, ZtohConfig};
+    let v = match ZtohConfig::parse(text).and_then(|cfg| {
+        let params = serde_json::json!({ "delta": cfg.params.delta });
+        run_config(algorithm, &cfg, seed, tape).and_then(|v| run_privacy_params(v, &params, delta))
+    }) {
+        Ok(v) => v,
+        Err(e) => return bad(e),
+    };
+    if privacy_only {
+        if json {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&v["privacy"]).expect("serializable")
+            );
+        } else {
+            print!("{}", run_privacy_text(&v["privacy"]));
+        }
+    } else if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&v).expect("serializable")
+        );
+    } else {
+        println!("algorithm      {}", v["name"]);
+        println!("n, seed        {}, {}", v["n"], v["seed"]);
+        println!("L              {}", v["lipschitz"]);
+        println!("solver         {}", v["solver"]);
+        println!("release        {}", v["release"]);
+        println!(
+            "phases         {}",
+            v["phases"].as_array().map_or(0, Vec::len)
+        );
+        println!("evaluations    {}", v["evals"]);
+        println!("ledger         {}", v["ledger"]);
+        print!("{}", run_privacy_text(&v["privacy"]));
+    }
+    ExitCode::SUCCESS
+}
+
 /// `dpsaddle run` of a VI algorithm on a VI config: the output z, the evaluation counts, the
 /// ν-certificate and closed-form VI gap at z, the ledger (σ > 0) and its privacy statement.
 #[allow(clippy::too_many_arguments)]
@@ -554,6 +605,9 @@ fn main() -> ExitCode {
                     })
                 }
             };
+            if dpsaddle::algorithms::ztoh22_run::ZTOH22_ALGORITHMS.contains(&algorithm.as_str()) {
+                return run_ztoh22_cmd(&algorithm, &text, seed, json, privacy_only, delta, tape);
+            }
             if config::VI_ALGORITHMS.contains(&algorithm.as_str()) {
                 return run_vi_cmd(
                     &algorithm,

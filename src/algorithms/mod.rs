@@ -29,6 +29,7 @@ pub mod release_audit;
 pub mod release_noise;
 pub mod sgda;
 pub mod vi;
+pub mod ztoh22_run;
 
 pub use output_perturbation::OutputPerturbation;
 pub use recursive_regularization::{AempSpec, RecursiveRegularization, Schedule};

@@ -61,3 +61,46 @@ fn alg4_runs_with_every_saddle_solver() {
         assert_eq!(r.phases[5].range, (50, 60));
     }
 }
+
+#[test]
+fn run_configs_of_algorithms_1_to_5_release_with_their_ledgers() {
+    use dpsaddle::algorithms::ztoh22_run::{run_config, ZtohConfig, ZTOH22_ALGORITHMS};
+    for (i, alg) in ZTOH22_ALGORITHMS.iter().enumerate() {
+        let path = format!("fixtures/configs/ztoh22_alg{}.json", i + 1);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let cfg = ZtohConfig::parse(&text).unwrap();
+        let v = run_config(alg, &cfg, None, false).unwrap();
+        let phases = v["phases"].as_array().unwrap();
+        let n = v["n"].as_u64().unwrap();
+        let want_phases = if i == 0 || i == 2 {
+            1
+        } else {
+            63 - n.leading_zeros() as usize
+        };
+        assert_eq!(phases.len(), want_phases, "{alg}");
+        // The release is the last phase's solver point (perturbed block) plus its noise.
+        let last = phases.last().unwrap();
+        let rel: Vec<f64> = serde_json::from_value(v["release"].clone()).unwrap();
+        let released: Vec<f64> = serde_json::from_value(last["released"].clone()).unwrap();
+        assert_eq!(rel, released, "{alg}");
+        assert!(!v["ledger"].is_null(), "{alg}");
+        // The same seed gives the same bits.
+        let again = run_config(alg, &cfg, None, false).unwrap();
+        assert_eq!(v, again, "{alg}");
+    }
+}
+
+#[test]
+fn run_config_names_bad_fields() {
+    use dpsaddle::algorithms::ztoh22_run::{run_config, ZtohConfig};
+    let text = std::fs::read_to_string("fixtures/configs/ztoh22_alg3.json").unwrap();
+    let mut cfg = ZtohConfig::parse(&text).unwrap();
+    cfg.params.solver = "newton".into();
+    let e = run_config("ztoh22_alg3", &cfg, None, false).unwrap_err();
+    assert!(e.to_string().contains("params.solver"), "{e}");
+    cfg.params.solver = "certified".into();
+    cfg.params.mu_y = None;
+    let e = run_config("ztoh22_alg3", &cfg, None, false).unwrap_err();
+    assert!(e.to_string().contains("mu_y"), "{e}");
+    assert!(ZtohConfig::parse("{\"seed\": 1}").is_err());
+}
