@@ -59,7 +59,8 @@ enum Cmd {
         /// regularized_saddle_point | output_perturbation | recursive_regularization (BGM23
         /// Algorithm 1) | noisy_sgda | ldp_sgda | dp_gda; on a VI config (an `operator` instead
         /// of a `problem`): extragradient (BG23 Algorithm 1) | operator_extrapolation (BG23
-        /// Algorithm 3) | nispp (BG23 Algorithm 2)
+        /// Algorithm 3) | nispp (BG23 Algorithm 2) | nseg (BG23 Algorithm 1: single pass, full
+        /// batch, multi-pass, or the Cor 1 / Thm 4 policies)
         algorithm: String,
         /// The JSON config (see fixtures/configs/).
         #[arg(long)]
