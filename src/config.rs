@@ -803,7 +803,13 @@ pub fn check_sizes(cfg: &RunConfig) -> Result<()> {
 // Variational-inequality runs: `dpsaddle run extragradient | operator_extrapolation`.
 
 /// The VI algorithms `dpsaddle run` knows (their configs name an `operator`, not a `problem`).
-pub const VI_ALGORITHMS: &[&str] = &["extragradient", "operator_extrapolation", "nispp", "oe"];
+pub const VI_ALGORITHMS: &[&str] = &[
+    "extragradient",
+    "operator_extrapolation",
+    "nispp",
+    "oe",
+    "nseg",
+];
 
 /// The monotone operator of a VI configuration.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -1211,6 +1217,10 @@ pub fn run_vi_with(
         "nispp" => {
             let p: NisppParams = params(&cfg.params)?;
             Box::new(nispp_from(p, op, &s)?)
+        }
+        "nseg" => {
+            let p: crate::algorithms::nseg::NsegParams = params(&cfg.params)?;
+            Box::new(p.build(op, &s)?)
         }
         "oe" => {
             let p: Bg23OeParams = params(&cfg.params)?;

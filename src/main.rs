@@ -59,8 +59,9 @@ enum Cmd {
         /// regularized_saddle_point | output_perturbation | recursive_regularization (BGM23
         /// Algorithm 1) | noisy_sgda | ldp_sgda | dp_gda; on a VI config (an `operator` instead
         /// of a `problem`): extragradient (BG23 Algorithm 1) | operator_extrapolation (BG23
-        /// Algorithm 3) | nispp (BG23 Algorithm 2); on a ZTOH22 config: ztoh22_alg1 … ztoh22_alg5
-        /// (ZTOH22 Algorithms 1–5)
+        /// Algorithm 3) | nispp (BG23 Algorithm 2) | nseg (BG23 Algorithm 1: single pass, full
+        /// batch, multi-pass, or the Cor 1 / Thm 4 policies); on a ZTOH22 config: ztoh22_alg1 …
+        /// ztoh22_alg5 (ZTOH22 Algorithms 1–5)
         algorithm: String,
         /// The JSON config (see fixtures/configs/).
         #[arg(long)]

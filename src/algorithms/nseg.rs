@@ -223,3 +223,171 @@ impl crate::papers::bg23::nseg::NsegPolicy {
         )
     }
 }
+
+/// Which printed NSEG policy a `dpsaddle run nseg` config asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NsegItem {
+    /// BG23 Cor 1: single pass, B = min{ρ, n}, T = n/(2B), Prop 5's σ.
+    Cor1,
+    /// BG23 Thm 4: multi-pass (eq. (4.16)), T = n², Prop 7's σ.
+    Thm4,
+}
+
+/// A printed policy in a `dpsaddle run nseg` config.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NsegPolicyParams {
+    /// Cor 1 or Thm 4.
+    pub item: NsegItem,
+    /// ε > 0 (default 1).
+    #[serde(default = "one")]
+    pub epsilon: f64,
+    /// η ∈ (0, 1) (default 1e-5).
+    #[serde(default = "default_eta")]
+    pub eta: f64,
+    /// Paper-literal or corrected (the default) reading of the policy.
+    #[serde(default = "corrected")]
+    pub reading: crate::papers::Reading,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+fn default_eta() -> f64 {
+    1e-5
+}
+
+fn corrected() -> crate::papers::Reading {
+    crate::papers::Reading::Corrected
+}
+
+/// The `params` of `dpsaddle run nseg` (BG23 Algorithm 1): either explicit (`variant`, `steps`,
+/// exactly one of `step` and `step_list`, `sigma`) or a printed `policy` (Cor 1 single pass, Thm 4
+/// multi-pass) whose formulas set B, T, γ and σ from M, D, L, n, d, ε, η (M and L from the
+/// operator's closed-form constants over the data unless `operator_bound` / `lipschitz` are
+/// given). `start` defaults to the centre of W; `delta` is the δ at which the ledger is priced.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NsegParams {
+    /// The batch variant (explicit runs).
+    #[serde(default)]
+    pub variant: Option<NsegVariant>,
+    /// T (explicit runs).
+    #[serde(default)]
+    pub steps: Option<usize>,
+    /// A constant γ (explicit runs).
+    #[serde(default)]
+    pub step: Option<f64>,
+    /// γ_1..γ_T (explicit runs).
+    #[serde(default)]
+    pub step_list: Option<Vec<f64>>,
+    /// σ ≥ 0 (explicit runs; default 0).
+    #[serde(default)]
+    pub sigma: Option<f64>,
+    /// A printed policy instead of the explicit fields.
+    #[serde(default)]
+    pub policy: Option<NsegPolicyParams>,
+    /// u_0 (default: the centre of W).
+    #[serde(default)]
+    pub start: Option<Vec<f64>>,
+    /// M for the policy and the ledger.
+    #[serde(default)]
+    pub operator_bound: Option<f64>,
+    /// L for the policy (Cor 1 clips γ to 1/(√3L); Thm 4's γ has min{D/M, 1/L}).
+    #[serde(default)]
+    pub lipschitz: Option<f64>,
+    /// δ of the privacy statement (read by the CLI).
+    #[serde(default)]
+    pub delta: Option<f64>,
+}
+
+impl NsegParams {
+    /// The NSEG run of these parameters on `op` and the data `s`, validated against both;
+    /// errors name the field under `params`.
+    pub fn build(&self, op: &dyn MonotoneOp, s: &Dataset) -> Result<Nseg> {
+        let named = |e| crate::problem::spec::rename(e, "params");
+        let start = self.start.clone().unwrap_or_else(|| op.domain().center());
+        let consts = op.constants(&s.points.to_vecs()).ok();
+        let alg = match &self.policy {
+            None => {
+                let variant = self.variant.ok_or_else(|| {
+                    invalid(
+                        "params.variant",
+                        "give a `variant` (single_pass, full_batch, multi_pass) or a `policy`",
+                    )
+                })?;
+                let steps = self
+                    .steps
+                    .ok_or_else(|| invalid("params.steps", "give T (`steps`)"))?;
+                let schedule =
+                    match (self.step, &self.step_list) {
+                        (Some(g), None) => StepSchedule::Constant(g),
+                        (None, Some(v)) => StepSchedule::List(v.clone()),
+                        _ => return Err(invalid(
+                            "params.step",
+                            "give exactly one of `step` (constant γ) and `step_list` (γ_1..γ_T)",
+                        )),
+                    };
+                Nseg::new(variant, steps, schedule, start, self.sigma.unwrap_or(0.0))
+                    .map_err(named)?
+            }
+            Some(pp) => {
+                for (given, field) in [
+                    (self.variant.is_some(), "params.variant"),
+                    (self.steps.is_some(), "params.steps"),
+                    (self.step.is_some(), "params.step"),
+                    (self.step_list.is_some(), "params.step_list"),
+                    (self.sigma.is_some(), "params.sigma"),
+                ] {
+                    if given {
+                        return Err(invalid(
+                            field,
+                            "is set by the `policy`: give one or the other",
+                        ));
+                    }
+                }
+                let m = self
+                    .operator_bound
+                    .or(consts.map(|c| c.bound))
+                    .ok_or_else(|| {
+                        invalid(
+                            "params.operator_bound",
+                            "a policy needs M (no closed-form constants)",
+                        )
+                    })?;
+                let l = self
+                    .lipschitz
+                    .or(consts.map(|c| c.lipschitz))
+                    .ok_or_else(|| invalid("params.lipschitz", "a policy needs L"))?;
+                let (dd, n, d) = (op.domain().diameter(), s.len() as u64, op.dim() as u64);
+                let ren = |e| crate::problem::spec::rename(e, "params.policy");
+                let (eps, eta, r) = (pp.epsilon, pp.eta, pp.reading);
+                match pp.item {
+                    NsegItem::Cor1 => {
+                        crate::papers::bg23::nseg::cor1_policy(m, dd, l, n, d, eps, eta, r)
+                            .map_err(ren)?
+                            .single_pass(start)
+                            .map_err(ren)?
+                    }
+                    NsegItem::Thm4 => {
+                        crate::papers::bg23::nseg::thm4_policy(m, dd, l, n, d, eps, eta, r)
+                            .map_err(ren)?
+                            .multi_pass(start)
+                            .map_err(ren)?
+                    }
+                }
+                .with_operator_bound(m)
+                .map_err(named)?
+            }
+        };
+        let alg = match (self.policy.is_none(), self.operator_bound) {
+            (true, Some(m)) => alg.with_operator_bound(m).map_err(named)?,
+            _ => alg,
+        };
+        alg.check_data(s.len()).map_err(named)?;
+        alg.engine()?.validate(op, s.len()).map_err(named)?;
+        Ok(alg)
+    }
+}

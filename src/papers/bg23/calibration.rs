@@ -140,6 +140,17 @@ pub fn thm1_calibration(
     })
 }
 
+/// The range of ε on which each reading states BG23 Thm 1 (with the printed √2 for Abadi et al.'s
+/// constant): [`Reading::PaperLiteral`] every ε > 0 (given ε < c₁K(m/n)²);
+/// [`Reading::Corrected`] ε ≤ 1, as Prop 3's calibration (erratum E-BG23-P3: for large ε the
+/// transcript tends to Prop 3's μ-GDP as K grows and the statement fails for every c₁).
+pub fn thm1_applies(epsilon: f64, reading: Reading) -> bool {
+    match reading {
+        Reading::PaperLiteral => epsilon > 0.0,
+        Reading::Corrected => epsilon > 0.0 && epsilon <= 1.0,
+    }
+}
+
 /// BG23 Prop 5: single-pass NSEG, σ_t² = (8M²/B_t²)·ln(1/η)/ε², each operator evaluation
 /// having sensitivity 2M/B_t. The 2T batches (two per iteration) are disjoint, so the tree is a
 /// parallel composition of 2T Gaussians (Prop 4). Inherits Prop 3's range of ε.

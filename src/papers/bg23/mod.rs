@@ -35,14 +35,17 @@
 //! |---|---|---|---|
 //! | (VI(F)), (SP(f)) | the SVI and SSP problems | [`crate::problem::monotone::MonotoneOp`], [`crate::problem::SaddleFn`] | `bg23.eq1_1_1_2` |
 //! | eqs. (1.1)–(1.2), (2.3) | strong, weak (seeds outside) and empirical VI gaps | [`crate::gap::vi::strong_vi_gap`], [`crate::gap::vi::weak_vi_gap_bg23`], [`crate::gap::vi::empirical_vi_gap`] | `bg23.eq1_1_1_2` |
-//! | eqs. (1.3)–(1.5) | SP gaps, DP | SP gaps: not yet implemented; DP: the privacy ledgers | — |
+//! | eqs. (1.3)–(1.4), (2.2) | strong and weak (seeds outside) SP gaps, empirical SP gap | [`crate::gap::strong_gap`], [`crate::gap::weak_gap_bg23`], [`crate::gap::gap_function`] | `bg23.eq1_3_1_4` |
+//! | eq. (1.5) | DP | the privacy ledgers | (through the privacy claims) |
+//! | eq. (2.1) | the operator associated with f_β | [`crate::problem::monotone::SaddleOperator`] | `bg23.eq2_1` |
+//! | §2.1 | max-type and compositional examples | [`examples::compositional_convex_concave`] | `bg23.examples_2_1`, `bg23.examples_2_1_compositional` (erratum E-BG23-9) |
 //! | §2, M¹_W(L, M) | the operator class | [`crate::problem::monotone::DataAffineOp::rot_iso`] constants | `bg23.operator_class` |
 //! | Definition 1 | uniform argument stability | [`generalization::uas_enumerated`] | `bg23.def1` |
-//! | Prop 1 | stability ⇒ weak-gap generalization (SSP) | not yet implemented | — |
+//! | Prop 1 | stability ⇒ weak-gap generalization (SSP) | [`generalization::prop1_rhs`] | `bg23.prop1` |
 //! | Prop 2 | stability ⇒ weak-gap generalization (SVI) | [`generalization::prop2_rhs`] | `bg23.prop2` |
 //! | Prop 3 | the Gaussian mechanism, σ² = 2s² ln(1/η)/ε² | calibration: [`calibration::prop3_sigma`], [`calibration::prop3`] | `bg23.prop3_privacy` |
-//! | Prop 4 | parallel composition | calibration: [`crate::privacy::DpEvent::ParallelComposed`] (used by [`calibration::prop5`], [`calibration::prop10`]) | — |
-//! | Thm 1 | moments-accountant summary for sampled Gaussian releases | calibration: [`calibration::thm1`], [`calibration::thm1_calibration`] | — (erratum E-BG23-P3, tested in `tests/it/privacy_papers.rs`) |
+//! | Prop 4 | parallel composition | calibration: [`crate::privacy::DpEvent::ParallelComposed`] (used by [`calibration::prop5`], [`calibration::prop10`]) | `bg23.prop4` |
+//! | Thm 1 | moments-accountant summary for sampled Gaussian releases | calibration: [`calibration::thm1`], [`calibration::thm1_calibration`] | `bg23.thm1_privacy` (erratum E-BG23-P3) |
 //! | footnote 4 | Poisson analysis transferred to uniform sampling | calibration: a [`crate::papers::calibration::Condition`] of [`calibration::thm1`] | — |
 //! | Algorithm 1 | NSEG | [`crate::algorithms::nseg::Nseg`] | `bg23.alg1` |
 //! | Thm 2 | convergence of NSEG | [`nseg::thm2_k0`], [`nseg::thm2_bound`] | `bg23.thm2` |
@@ -83,6 +86,7 @@
 //! | eqs. (2.1)–(5.22), (A.1) | the other numbered displays | not yet implemented | — |
 
 pub mod calibration;
+pub mod examples;
 pub mod generalization;
 pub mod lower_bounds;
 pub mod nispp;

@@ -308,10 +308,12 @@ pub fn thm4_empirical(
         / (gamma * steps)
 }
 
-/// Thm 3's in-expectation UAS bound (4.12) at constant γ, as Thm 4's proof evaluates it:
-/// δ = [4M + 2LD + 4√d σ]LTγ² + (2ML/n)Tγ² + (2M/n)Tγ + (2ML/n + 2LD)γ.
+/// Thm 3's in-expectation UAS bound (4.12) at constant γ and T steps, as Thm 4's proof
+/// evaluates it (the literal reading, sensitivity 2M/n):
+/// δ = [4M + 2LD + 4√d σ]LTγ² + (2ML/n)Tγ² + (2M/n)Tγ + (2ML/n + 2LD)γ. Thm 3 has one home,
+/// [`crate::papers::bg23::stability::thm3_rhs_constant`]; this only fixes its arguments.
 #[allow(clippy::too_many_arguments)]
-pub fn thm4_delta(
+fn thm4_stability(
     m_bound: f64,
     diameter: f64,
     lipschitz: f64,
@@ -320,12 +322,18 @@ pub fn thm4_delta(
     gamma: f64,
     steps: f64,
     sigma: f64,
-) -> f64 {
-    let (m, l, dd, nf) = (m_bound, lipschitz, diameter, n as f64);
-    (4.0 * m + 2.0 * l * dd + 4.0 * (d as f64).sqrt() * sigma) * l * steps * gamma * gamma
-        + 2.0 * m * l / nf * steps * gamma * gamma
-        + 2.0 * m / nf * steps * gamma
-        + (2.0 * m * l / nf + 2.0 * l * dd) * gamma
+) -> Result<f64> {
+    let p = crate::papers::bg23::stability::Thm3Params {
+        m: m_bound,
+        l: lipschitz,
+        diameter,
+        dim: d as usize,
+        sigma,
+        n: n as usize,
+        gammas: vec![gamma],
+        sensitivity: 2.0 * m_bound / n as f64,
+    };
+    crate::papers::bg23::stability::thm3_rhs_constant(Reading::PaperLiteral, &p, steps)
 }
 
 /// Whether the problem is an SVI or an SSP (Prop 2's Mδ or Prop 1's M(δ_x + δ_y) ≤ 2Mδ).
@@ -348,7 +356,7 @@ pub fn thm4_explicit(
     d: u64,
     policy: &NsegPolicy,
     problem: Problem,
-) -> f64 {
+) -> Result<f64> {
     let emp = thm4_empirical(
         diameter,
         m_bound,
@@ -358,7 +366,7 @@ pub fn thm4_explicit(
         policy.sigma,
         Reading::Corrected,
     );
-    let delta = thm4_delta(
+    let delta = thm4_stability(
         m_bound,
         diameter,
         lipschitz,
@@ -367,12 +375,12 @@ pub fn thm4_explicit(
         policy.gamma,
         policy.steps_real,
         policy.sigma,
-    );
+    )?;
     let c = match problem {
         Problem::Vi => 1.0,
         Problem::Sp => 2.0,
     };
-    emp + c * m_bound * delta
+    Ok(emp + c * m_bound * delta)
 }
 
 /// Thm 4's O(·) constant C: WeakGap ≤ C·(MD + LD²)Φ(n) + 2MLD/n^{5/2}. With the corrected σ

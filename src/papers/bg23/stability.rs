@@ -189,6 +189,38 @@ pub fn thm3_rhs(reading: Reading, p: &Thm3Params) -> Result<f64> {
     }
 }
 
+/// [`thm3_rhs`] at a constant step γ_t ≡ γ for t = 1..T, in closed form (O(1) in T, so that
+/// Thm 4's T = n² can be evaluated): `p.gammas` must be the single step [γ] and `steps` = T ≥ 1.
+///
+/// * `PaperLiteral`: T([4M + 2LD + 4√dσ]Lγ² + (2ML/n)γ² + sγ) + (2ML/n + 2LD)γ (the form
+///   Thm 4's proof evaluates, with s = 2M/n);
+/// * `Corrected`: (T − 1)([4M + 2LD + 4√dσ]Lγ² + sLγ² + sγ) + γ(s + 2LD).
+///
+/// Agrees with [`thm3_rhs`] on the list [γ; T] up to rounding (unit test).
+pub fn thm3_rhs_constant(reading: Reading, p: &Thm3Params, steps: f64) -> Result<f64> {
+    let [g] = p.gammas[..] else {
+        return Err(invalid("gammas", "give the single constant step [γ]"));
+    };
+    if !(steps >= 1.0 && steps.is_finite()) {
+        return Err(invalid("steps", format!("T must be ≥ 1, got {steps}")));
+    }
+    if p.n == 0 {
+        return Err(invalid("n", "must be ≥ 1"));
+    }
+    let (m, l, dd, s) = (p.m, p.l, p.diameter, p.sensitivity);
+    let n = p.n as f64;
+    let big = 4.0 * m + 2.0 * l * dd + 4.0 * (p.dim as f64).sqrt() * p.sigma;
+    Ok(match reading {
+        Reading::PaperLiteral => {
+            steps * (big * l * g * g + (2.0 * m * l / n) * g * g + s * g)
+                + (2.0 * m * l / n + 2.0 * l * dd) * g
+        }
+        Reading::Corrected => {
+            (steps - 1.0) * (big * l * g * g + s * l * g * g + s * g) + g * (s + 2.0 * l * dd)
+        }
+    })
+}
+
 /// The threshold τ of step (4.15) of Thm 3's proof for Σ_{t≤T}(‖ξ¹_t‖ + ‖ξ²_t‖), noise
 /// N(0, σ²I_d):
 /// * `PaperLiteral`: 2T√dσ + 2σ√(Kd ln(1/θ)) (K the "universal constant");
@@ -299,6 +331,45 @@ mod tests {
         let e =
             t as f64 * (2.0 * k * d * sigma * sigma * lam * lam - alpha * d.sqrt() * sigma * lam);
         assert!((e - eq4_15_proof_exponent(t, lt)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn constant_step_closed_form_is_the_sum() {
+        for &(t, l, sigma) in &[(1usize, 0.0, 0.0), (3, 0.7, 0.2), (40, 2.0, 1.5)] {
+            let mut p = Thm3Params {
+                m: 1.3,
+                l,
+                diameter: 2.0,
+                dim: 3,
+                sigma,
+                n: 17,
+                gammas: vec![0.11; t],
+                sensitivity: 2.0 * 1.3 / 17.0,
+            };
+            for r in [Reading::PaperLiteral, Reading::Corrected] {
+                let sum = thm3_rhs(r, &p).unwrap();
+                p.gammas = vec![0.11];
+                let closed = thm3_rhs_constant(r, &p, t as f64).unwrap();
+                p.gammas = vec![0.11; t];
+                assert!(
+                    (sum - closed).abs() <= 1e-12 * sum.abs(),
+                    "{r:?} T={t}: {sum} vs {closed}"
+                );
+            }
+        }
+        let mut p = Thm3Params {
+            m: 1.0,
+            l: 1.0,
+            diameter: 1.0,
+            dim: 1,
+            sigma: 0.0,
+            n: 2,
+            gammas: vec![0.1, 0.2],
+            sensitivity: 1.0,
+        };
+        assert!(thm3_rhs_constant(Reading::Corrected, &p, 2.0).is_err());
+        p.gammas = vec![0.1];
+        assert!(thm3_rhs_constant(Reading::Corrected, &p, 0.5).is_err());
     }
 
     #[test]
