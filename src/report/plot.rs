@@ -8,6 +8,23 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 impl Series {
+    /// [`Series::ratio`] with the y label "measured / bound", from parallel `x` and `y`.
+    pub fn measured_over_bound(
+        title: impl Into<String>,
+        x_label: impl Into<String>,
+        x: Vec<f64>,
+        y: Vec<f64>,
+        log_x: bool,
+    ) -> Series {
+        Series::ratio(
+            title,
+            x_label,
+            "measured / bound",
+            x.into_iter().zip(y).collect(),
+            log_x,
+        )
+    }
+
     /// A [`SeriesKind::Ratio`] plot's data from (parameter, measured/bound) points: sorted by the
     /// parameter, non-finite points dropped (the plot has no place for them; the claim's verdict
     /// never reads a series). With `log_x`, points with a parameter ≤ 0 are dropped too.

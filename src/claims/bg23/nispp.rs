@@ -8,7 +8,7 @@ use crate::algorithms::nispp::{InnerSolver, Nispp, NisppDiagnostics, NisppRun};
 use crate::algorithms::operator_extrapolation::{OeStop, OperatorExtrapolation};
 use crate::algorithms::release_noise::{gaussian_multipliers, scale_normals};
 use crate::algorithms::vi::{StepSchedule, ViDiagnostics, ViOutput};
-use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind, Series, SeriesKind};
+use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind, Series};
 use crate::error::{invalid, Result};
 use crate::exact::{from_f64_exact, BigRational};
 use crate::geometry::Domain;
@@ -254,21 +254,6 @@ fn clamp_q(x: BigRational, lo: &BigRational, hi: &BigRational) -> BigRational {
     }
 }
 
-fn ratio_series(title: &str, x_label: &str, x: Vec<f64>, y: Vec<f64>, log_x: bool) -> Series {
-    Series {
-        kind: SeriesKind::Ratio,
-        title: title.into(),
-        x_label: x_label.into(),
-        y_label: "measured / bound".into(),
-        x,
-        y,
-        y_se: vec![],
-        bound: vec![],
-        fit: None,
-        log_x,
-    }
-}
-
 fn const_box(lo: Vec<f64>, hi: Vec<f64>, m: f64) -> Result<ConstantOp> {
     ConstantOp::new(Domain::new_box(lo, hi)?, m)
 }
@@ -500,10 +485,14 @@ fn check_eq5_1(budget: Budget) -> Result<Evidence> {
             ys.push(worst);
         }
     }
-    let mut ev =
-        Evidence::from_checks(&main, Some(("certificate without λ(u − w_k)", &ctrl))).with_series(
-            ratio_series("ν_cert/ν of the certificate-stopped OE", "ν", xs, ys, true),
-        );
+    let mut ev = Evidence::from_checks(&main, Some(("certificate without λ(u − w_k)", &ctrl)))
+        .with_series(Series::measured_over_bound(
+            "ν_cert/ν of the certificate-stopped OE",
+            "ν",
+            xs,
+            ys,
+            true,
+        ));
     for nt in notes {
         ev = ev.note(nt);
     }
@@ -594,7 +583,7 @@ fn check_prop8(budget: Budget) -> Result<Evidence> {
     );
     Ok(Evidence::from_checks(&main, Some(("dist² ≤ ‖ū − w̄‖²/2", &ctrl)))
         .with_tight(tight, 1e-9)
-        .with_series(ratio_series("Prop 8 (5.2) tight instance", "instance", vec![0.0], vec![tight], false))
+        .with_series(Series::measured_over_bound("Prop 8 (5.2) tight instance", "instance", vec![0.0], vec![tight], false))
         .note(format!(
             "(5.3) with {seeds} seeds: κ̂ = {:.4} ∈ [{:.4}, {:.4}] accepted; the tape replayed with σ/2: \
              κ̂ = {:.4}, accepted = {} (must be false)",
@@ -710,7 +699,7 @@ fn check_prop9(_: Budget) -> Result<Evidence> {
     }
     let mut ev = Evidence::from_checks(&main, Some(("ignore ν: p ≤ 2M/(λB)", &ctrl)))
         .with_tight(tight, 1e-9)
-        .with_series(ratio_series(
+        .with_series(Series::measured_over_bound(
             "Prop 9 sharp form, adversarial ν-solver",
             "ν",
             xs,
@@ -835,7 +824,7 @@ fn check_cor2(budget: Budget) -> Result<Evidence> {
     }
     Ok(Evidence::from_checks(&main, Some(("printed 40 (literal)", &ctrl)))
         .with_tight(tight, 1e-9)
-        .with_series(ratio_series("Cor 2's last term / printed 40-bound (ε = 0.5)", "n", xs, ys, true))
+        .with_series(Series::measured_over_bound("Cor 2's last term / printed 40-bound (ε = 0.5)", "n", xs, ys, true))
         .note(format!(
             "counterexample n = 1000, d = 10, ε = 0.5, η = 1e-5, M = D = 1: 5λ₀dσ²/2 = {:.6} vs printed {:.6} \
              (ratio {lit_ratio:.12}); corrected 80: ratio {tight:.12}",
@@ -992,7 +981,7 @@ fn check_remark3_zeta_nu(_: Budget) -> Result<Evidence> {
     }
     Ok(
         Evidence::from_checks(&main, Some(("printed ζ = ν/[LD + M + 2λD]", &ctrl)))
-            .with_series(ratio_series(
+            .with_series(Series::measured_over_bound(
                 "ν_cert/ν at the printed ζ",
                 "dist_W(w_k)",
                 xs,
@@ -1112,7 +1101,7 @@ fn check_remark3_oe_count(budget: Budget) -> Result<Evidence> {
         notes.push(format!("rotation, λ = {lambda}L, D/ζ = 1e4: Remark 3's T = {t} leaves {:.2}ζ; corrected T = {tc} leaves {:.3}ζ", worst / zeta, worst_c / zeta));
     }
     let mut ev = Evidence::from_checks(&main, Some(("Remark 3's printed count (literal)", &ctrl)))
-        .with_series(ratio_series(
+        .with_series(Series::measured_over_bound(
             "error/ζ after Remark 3's count (constant operator)",
             "D/ζ",
             xs,
@@ -1336,7 +1325,7 @@ fn check_lemma3(budget: Budget) -> Result<Evidence> {
     }
     Ok(Evidence::from_checks(&main, Some(("δ_k + a/(2λ)", &ctrl)))
         .with_tight(tight, 1e-9)
-        .with_series(ratio_series("Lemma 3′ tight instance", "instance", vec![0.0], vec![tight], false))
+        .with_series(Series::measured_over_bound("Lemma 3′ tight instance", "instance", vec![0.0], vec![tight], false))
         .note(format!(
             "constant operator (ν = 0): Lemma 3′ ratio {tight:.12}; Lemma 3's increment 2a/λ is {:.3} × too large \
              (measured/printed increment {half:.3}); RotIso with OE (ν > 0): worst δ_{{k+1}}/Lemma 3′ = {worst:.4}",
@@ -1402,7 +1391,7 @@ fn check_thm6(budget: Budget) -> Result<Evidence> {
     }
     let mut ev = Evidence::from_checks(&main, Some(("printed Σ_{k=1}^K (literal)", &ctrl)))
         .with_tight(tight, 1e-9)
-        .with_series(ratio_series(
+        .with_series(Series::measured_over_bound(
             "E‖Δ‖ / Thm 6's printed bound",
             "K",
             xs,

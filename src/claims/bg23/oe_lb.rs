@@ -4,7 +4,7 @@
 
 use crate::algorithms::operator_extrapolation::{OeStop, OperatorExtrapolation};
 use crate::algorithms::vi::ViAlgorithm;
-use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind, Series, SeriesKind};
+use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind, Series};
 use crate::error::Result;
 use crate::exact::{rat, to_f64};
 use crate::geometry::Domain;
@@ -186,21 +186,6 @@ fn oe_iterates(p: &RotSub, t: usize, start: Vec<f64>, exterior: bool) -> Result<
 fn dist_sq(a: &[f64], b: &[f64]) -> f64 {
     let d = linalg::dist2(a, b);
     d * d
-}
-
-fn ratio_series(title: &str, x_label: &str, x: Vec<f64>, y: Vec<f64>) -> Series {
-    Series {
-        kind: SeriesKind::Ratio,
-        title: title.into(),
-        x_label: x_label.into(),
-        y_label: "measured / bound".into(),
-        x,
-        y,
-        y_se: vec![],
-        bound: vec![],
-        fit: None,
-        log_x: false,
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -391,11 +376,12 @@ fn check_appb_oe(budget: Budget) -> Result<Evidence> {
             ctrl2.worst_at,
             !ctrl2.pass()
         ));
-    ev = ev.with_series(ratio_series(
+    ev = ev.with_series(Series::measured_over_bound(
         "BG23 App. B corrected rate: worst ratio over instances",
         "T",
         series_x,
         series_y,
+        false,
     ));
     Ok(ev)
 }
@@ -450,11 +436,12 @@ fn check_appb_oe_count(budget: Budget) -> Result<Evidence> {
     for n in notes {
         ev = ev.note(n);
     }
-    Ok(ev.with_series(ratio_series(
+    Ok(ev.with_series(Series::measured_over_bound(
         "BG23 App. B corrected count: error/ζ",
         "instance",
         sx,
         sy,
+        false,
     )))
 }
 

@@ -6,7 +6,7 @@
 //! certified solver ([`crate::solve::saddle_point`]) and noise scales from the paper's
 //! calibrations ([`crate::papers::ztoh22::calibration`]). No Monte Carlo.
 
-use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind, Series, SeriesKind};
+use crate::claims::{BoundCheck, Budget, Claim, Evidence, Kind, Series};
 use crate::error::Result;
 use crate::exact::count_vectors;
 use crate::gap::expected_gaussian::{SepQuadMin, SepQuadSaddle};
@@ -194,21 +194,6 @@ pub fn claims() -> Vec<Claim> {
 
 // -------------------------------------------------------------------------------------------
 // Instances
-
-fn ratio_series(title: &str, x_label: &str, x: Vec<f64>, y: Vec<f64>, log_x: bool) -> Series {
-    Series {
-        kind: SeriesKind::Ratio,
-        title: title.into(),
-        x_label: x_label.into(),
-        y_label: "measured / bound".into(),
-        x,
-        y,
-        y_se: Vec::new(),
-        bound: Vec::new(),
-        fit: None,
-        log_x,
-    }
-}
 
 fn unit_box(d: usize, r: f64) -> Domain {
     Domain::Box {
@@ -578,7 +563,7 @@ fn check_lemma_a2(b: Budget) -> Result<Evidence> {
     }
     Ok(Evidence::from_checks(&main, Some(("L/(μn)", &ctrl)))
         .with_tight(tight, 1e-9)
-        .with_series(ratio_series(
+        .with_series(Series::measured_over_bound(
             "Lemma A.2 (reconstructed): ‖Δx̂‖ / (2L/(μn))",
             "n",
             xs,
@@ -661,7 +646,7 @@ fn check_lemma44(_b: Budget) -> Result<Evidence> {
     }
     Ok(Evidence::from_checks(&main, Some(("μ = max{μ_x, μ_y}", &ctrl)))
         .with_tight(tight_min, 1e-9)
-        .with_series(ratio_series(
+        .with_series(Series::measured_over_bound(
             "Lemma 4.4 on its tight instances, (μ_x, μ_y) = (1,1), (1,¼), (0.2,3), (5,½), (2,2)",
             "pair index",
             xs,
@@ -743,7 +728,7 @@ fn check_thm33(b: Budget) -> Result<Evidence> {
     }
     Ok(
         Evidence::from_checks(&emp, Some(("κ dropped (κ = 10)", &ctrl)))
-            .with_series(ratio_series(
+            .with_series(Series::measured_over_bound(
                 "Thm 3.3 empirical, admissible adversary",
                 "n",
                 xs,
@@ -803,7 +788,7 @@ fn check_thm33_failure(_b: Budget) -> Result<Evidence> {
         &main,
         Some(("Thm 3.3 literal, accuracy w.p. 1 − δ/4", &ctrl)),
     )
-    .with_series(ratio_series(
+    .with_series(Series::measured_over_bound(
         "Thm 3.3 literal under the δ/4 failure branch (ε = 0.99)",
         "n",
         xs,
@@ -881,7 +866,7 @@ fn check_remark2(_b: Budget) -> Result<Evidence> {
     Ok(
         Evidence::from_checks(&main, Some(("Σ1/μ_k ≤ D√n/(2L)", &ctrl)))
             .with_tight(tight, 1e-3)
-            .with_series(ratio_series(
+            .with_series(Series::measured_over_bound(
                 "Remark 2: Σ1/μ_k / (D√n/L)",
                 "n",
                 xs,
@@ -1001,7 +986,7 @@ fn check_thm43(b: Budget) -> Result<Evidence> {
         }
     }
     Ok(Evidence::from_checks(&main, Some(("(κ_xκ_y + κ) → κ", &ctrl)))
-        .with_series(ratio_series("Thm 4.3 empirical strong gap / bound", "n", xs, ys, true))
+        .with_series(Series::measured_over_bound("Thm 4.3 empirical strong gap / bound", "n", xs, ys, true))
         .note(format!(
             "worst empirical ratio {worst_emp:.4}, population {worst_pop:.4}; certified solver, \
              σ_x, σ_y from calibration::alg3, every count vector of a 3-atom support, ε = 0.5, δ = 0.5/n"
@@ -1091,7 +1076,7 @@ fn check_thm43_failure(_b: Budget) -> Result<Evidence> {
         &main,
         Some(("Thm 4.3 literal, accuracy w.p. 1 − δ/8", &ctrl)),
     )
-    .with_series(ratio_series(
+    .with_series(Series::measured_over_bound(
         "Thm 4.3 literal under the δ/8 failure branch (ε = 0.99)",
         "n",
         xs,
@@ -1164,7 +1149,7 @@ fn check_remark5(_b: Budget) -> Result<Evidence> {
     Ok(
         Evidence::from_checks(&main, Some(("printed √(n̄ℓD/L)", &ctrl)))
             .with_tight(tight, 1e-12)
-            .with_series(ratio_series(
+            .with_series(Series::measured_over_bound(
                 "Remark 5: ℓ/μ / printed √(n̄ℓD/L)",
                 "ℓD/L",
                 xs,
