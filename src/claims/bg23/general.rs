@@ -948,6 +948,8 @@ fn check_examples_max_type(_: Budget) -> Result<Evidence> {
     )?;
     let mut worst = 0.0_f64;
     let mut typo_gap = 0.0_f64;
+    // (trial, max_y f / max_j φ_j), for the plot.
+    let mut pts = Vec::new();
     for trial in 0..40 {
         let cpts: Vec<Vec<f64>> = (0..3)
             .map(|_| (0..m).map(|_| 0.5 * st.normal()).collect())
@@ -973,6 +975,9 @@ fn check_examples_max_type(_: Budget) -> Result<Evidence> {
             "y ∈ Δ_m",
         );
         worst = worst.max((val - max_phi).abs());
+        if max_phi.abs() > 1e-12 {
+            pts.push((trial as f64, val / max_phi));
+        }
         // The printed y_i: max_{y∈Δ} y_1·Σ_j φ_j(x) = max{0, Σ_j φ_j}.
         let typo = phi.iter().sum::<f64>().max(0.0);
         ctrl.observe(
@@ -984,6 +989,13 @@ fn check_examples_max_type(_: Budget) -> Result<Evidence> {
     }
     Ok(Evidence::from_checks(&main, Some(("the printed y_i (for y_j)", &ctrl)))
         .with_tight(1.0 + worst, 1e-12)
+        .with_series(Series::ratio(
+            "BG23 §2.1, max of affine functions: max_y f(x, y) / max_j φ_j(x) over 40 (x, data) trials (an identity)",
+            "trial",
+            "max_y f / max_j φ_j",
+            pts,
+            false,
+        ))
         .note(format!(
             "m = 3 affine φ_j on [−1, 1]², 40 (x, data) trials: |max_y f − max_j φ_j| ≤ {worst:.1e} (identity); y_i misses by up to {typo_gap:.3} (E-BG23-8)"
         )))
@@ -1001,6 +1013,8 @@ fn check_examples_compositional(_: Budget) -> Result<Evidence> {
     ];
     let mut notes = Vec::new();
     let mut tight = 0.0_f64;
+    // (x, max_y f(x, y) / Φ(φ(x))) over the cases, for the plot.
+    let mut pts = Vec::new();
     for (name, lo, hi) in cases {
         let f = |x: f64, y: f64| x * x * y;
         // Convexity in x: the smallest second difference over a grid of x and y.
@@ -1042,6 +1056,7 @@ fn check_examples_compositional(_: Budget) -> Result<Evidence> {
             );
             if big_phi > 0.0 {
                 tight = tight.max(best / big_phi);
+                pts.push((x, best / big_phi));
             }
         }
         notes.push(format!("{name}: smallest second difference in x {worst:.3} (h = ¼); literal says convex–concave: {lit}; corrected: {cor}"));
@@ -1056,7 +1071,14 @@ fn check_examples_compositional(_: Budget) -> Result<Evidence> {
         &main,
         Some(("the printed reformulation (no condition)", &ctrl)),
     )
-    .with_tight(tight, 1e-12);
+    .with_tight(tight, 1e-12)
+    .with_series(Series::ratio(
+        "BG23 §2.1, compositional example: max_y f(x, y) / Φ(φ(x)) on the grid x ∈ [−2, 2], every case (an identity)",
+        "x",
+        "max_y f / Φ(φ(x))",
+        pts,
+        false,
+    ));
     for n in notes {
         ev = ev.note(n);
     }
