@@ -513,7 +513,7 @@ pub fn markdown(rep: &Report) -> String {
                 rows[*i].id,
                 series.title,
                 series.title,
-                plot_caption(series)
+                plot_caption(series, rows[*i].tight_ratio.is_some())
             ));
         }
     }
@@ -544,7 +544,7 @@ pub fn markdown(rep: &Report) -> String {
 }
 
 /// What a plot shows, in one sentence under it.
-fn plot_caption(s: &Series) -> String {
+fn plot_caption(s: &Series, tight: bool) -> String {
     match (s.kind, &s.fit) {
         (SeriesKind::Rate, Some(f)) => format!(
             "{} against {} on log–log axes ({} points{}), the bound, the least-squares line with the \
@@ -568,11 +568,15 @@ fn plot_caption(s: &Series) -> String {
             s.x.len()
         ),
         (SeriesKind::Ratio, _) => format!(
-            "{} against {} ({} points); the red line is the bound (ratio 1), which the tight \
-             instances attain.",
+            "{} against {} ({} points); the red line is the bound (ratio 1){}",
             s.y_label,
             s.x_label,
-            s.x.len()
+            s.x.len(),
+            if tight {
+                ", which the claim's tight instance attains."
+            } else {
+                "; the claim has no tight instance, so no point need reach it."
+            }
         ),
     }
 }
