@@ -7,6 +7,7 @@
 //! gap in expectation is a mean of exact per-run gaps; walk-throughs in `proofs-notes/bg23.md`,
 //! Parts 4 and 5.
 
+use super::nseg::loglog_fit;
 use crate::algorithms::nispp::{InnerSolver, Nispp, NisppRun};
 use crate::algorithms::vi::{StepSchedule, ViDiagnostics, ViOutput};
 use crate::claims::bgm23::sgda::Z999;
@@ -177,30 +178,6 @@ fn ratio_series(title: &str, x_label: &str, x: Vec<f64>, y: Vec<f64>, log_x: boo
         fit: None,
         log_x,
     }
-}
-
-/// Least-squares slope of ln(mean) on ln(x) and its 99.9% half-width, first order in the means'
-/// standard errors (Σ|∂slope/∂ln m_i|·Z·se_i/m_i, Z the two-sided 99.9% normal quantile).
-fn loglog_fit(xs: &[f64], means: &[f64], ses: &[f64]) -> (f64, f64) {
-    let lx: Vec<f64> = xs.iter().map(|x| x.ln()).collect();
-    let ly: Vec<f64> = means.iter().map(|y| y.ln()).collect();
-    let k = lx.len() as f64;
-    let mx = lx.iter().sum::<f64>() / k;
-    let my = ly.iter().sum::<f64>() / k;
-    let sxx: f64 = lx.iter().map(|x| (x - mx) * (x - mx)).sum();
-    let slope = lx
-        .iter()
-        .zip(&ly)
-        .map(|(x, y)| (x - mx) * (y - my))
-        .sum::<f64>()
-        / sxx;
-    let z = 3.290_526_731_491_926;
-    let hw = lx
-        .iter()
-        .zip(means.iter().zip(ses))
-        .map(|(x, (m, s))| ((x - mx) / sxx).abs() * z * s / m)
-        .sum();
-    (slope, hw)
 }
 
 /// Per step of a traced run: (T_k, App. B's corrected count for ν at ζ′ with dist_W(w_k)).

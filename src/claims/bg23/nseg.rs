@@ -1021,7 +1021,7 @@ fn check_rate_single(b: Budget) -> Result<Evidence> {
 
 /// Least-squares slope of ln(mean) on ln(x) and its 99.9% half-width, first order in the means'
 /// standard errors (Σ|∂slope/∂ln m_i|·Z·se_i/m_i, Z the two-sided 99.9% normal quantile).
-fn loglog_fit(xs: &[f64], means: &[f64], ses: &[f64]) -> (f64, f64) {
+pub(crate) fn loglog_fit(xs: &[f64], means: &[f64], ses: &[f64]) -> (f64, f64) {
     let lx: Vec<f64> = xs.iter().map(|x| x.ln()).collect();
     let ly: Vec<f64> = means.iter().map(|y| y.ln()).collect();
     let k = lx.len() as f64;
