@@ -49,7 +49,7 @@
 //!
 //! **The reference randomness is for reference and testing, not for releasing private data**:
 //! floating-point Gaussian samplers are attackable (see [`rng`]).
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 pub mod algorithms;
 pub mod claims;
