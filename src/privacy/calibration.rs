@@ -126,6 +126,25 @@ impl Calibration {
         }
     }
 
+    /// [`Calibration::epsilon_upper`] with the with-replacement RDP bound evaluated on the
+    /// integer orders 2..=`max_order` only (a valid, possibly larger, upper bound that costs less:
+    /// the moment table is built up to the largest order). Gaussian-only trees: exact, as there.
+    pub fn epsilon_upper_to_order(&self, max_order: u32) -> Result<EpsilonValue> {
+        if max_order < 2 {
+            return Err(crate::error::invalid("max_order", "must be ≥ 2"));
+        }
+        if gaussian_mu(&self.ledger.event).is_some() {
+            return self.epsilon_upper();
+        }
+        let orders: Vec<u32> = (2..=max_order).collect();
+        Ok(EpsilonValue {
+            epsilon: self.with_bad_event(|d| {
+                Ok(replacement::rdp_epsilon_parts_at(&self.ledger, d, &orders)?.0)
+            })?,
+            method: Method::RdpWithReplacement,
+        })
+    }
+
     /// The ε at the claimed δ by the RDP bound of [`replacement`] (which prices sampling with
     /// replacement, unlike `crate::privacy::rdp::RdpAccountant`), plus the bad event.
     pub fn epsilon_rdp(&self) -> Result<f64> {

@@ -933,20 +933,34 @@ pub(crate) fn rdp_epsilon(ledger: &PrivacyLedger, delta: f64) -> Result<(f64, u3
 /// [`rdp_epsilon`] with the δ share spent on truncating with-replacement multiplicities:
 /// (ε, optimal order, truncation δ); the RDP conversion gets δ minus that share.
 pub fn rdp_epsilon_parts(ledger: &PrivacyLedger, delta: f64) -> Result<(f64, u32, f64)> {
+    rdp_epsilon_parts_at(ledger, delta, &default_orders())
+}
+
+/// [`rdp_epsilon_parts`] on the given integer orders (each ≥ 2) instead of 2..=128. Any set of
+/// orders gives a valid upper bound on ε (the conversion minimises over the orders it is given);
+/// fewer or lower orders cost less (the moment table is built up to the largest order) and can
+/// only give a larger ε.
+pub fn rdp_epsilon_parts_at(
+    ledger: &PrivacyLedger,
+    delta: f64,
+    orders: &[u32],
+) -> Result<(f64, u32, f64)> {
     require_unit_open("delta", delta)?;
+    if orders.is_empty() || orders.iter().any(|&a| a < 2) {
+        return Err(invalid("orders", "needs at least one integer order ≥ 2"));
+    }
     if ledger.relation != Neighbouring::ReplaceOne {
         return Err(Error::Unsupported(
             "the with-replacement stand-in prices replace-one ledgers only".into(),
         ));
     }
     ledger.event.validate()?;
-    let orders = default_orders();
     let steps = sampled_steps(&ledger.event).max(1.0);
-    let (r, extra) = rdp_of_event(&ledger.event, &orders, TAIL_SHARE * delta / steps)?;
+    let (r, extra) = rdp_of_event(&ledger.event, orders, TAIL_SHARE * delta / steps)?;
     if extra >= delta {
-        return Ok((f64::INFINITY, 2, extra));
+        return Ok((f64::INFINITY, orders[0], extra));
     }
-    let (e, a) = rdp_to_epsilon(&orders, &r, delta - extra);
+    let (e, a) = rdp_to_epsilon(orders, &r, delta - extra);
     Ok((e, a, extra))
 }
 

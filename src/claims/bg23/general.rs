@@ -49,7 +49,9 @@ pub fn claims() -> Vec<Claim> {
                         the strong SP gap (1.3) ≥ BG23's weak SP gap (1.4) (seed expectation outside \
                         the sup) ≥ the expectation-inside weak gap ≥ 0, the empirical SP gap (2.2) ≥ 0, \
                         and the exact population saddle point has gap 0; the two weak-gap flavours \
-                        differ on this seeded algorithm.",
+                        differ on this seeded algorithm; deterministic NSEG through the saddle \
+                        operator (∇_x f, −∇_y f) has (1.3) ≤ Thm 2's K₀/Γ_T, and (∇_x f, +∇_y f) \
+                        is rejected.",
             kind: Kind::Enumerated,
             code: "gap::{strong_gap, weak_gap_bg23, weak_gap, gap_function}, algorithms::nseg::Nseg",
             check: check_sp_gaps,
@@ -671,14 +673,121 @@ fn check_sp_gaps(_: Budget) -> Result<Evidence> {
     let g0 = sg::gap_function(&f0, &pop, &ws, &ts)?.gap;
     main.observe(g0.abs(), 1e-12, "gap 0 at the exact saddle point");
     ctrl.observe(w.weak_bg23, w.weak_inside, "(1.4) = expectation-inside");
+    // The flavours differ (asserted, not only as the control: the control below also holds the
+    // flipped-operator run, and one rejected observation rejects a control).
+    main.observe(
+        w.weak_inside,
+        0.5 * w.weak_bg23,
+        "expectation-inside ≤ ½·(1.4): the two flavours differ",
+    );
+    // The strong SP gap (1.3) of an NSEG run through the production saddle operator
+    // (∇_x f, −∇_y f): deterministic (full batch over the 3 atoms, whose empirical distribution
+    // is the population, σ = 0), so (1.3) is one number, bounded by Thm 2's K₀/Γ_T (M² reading).
+    // The same run on (∇_x f, +∇_y f) (a claim-local operator) ascends in x-y and is rejected.
+    let (sp_gap, flipped_gap, sp_bound) = sp_gap_of_nseg_run()?;
+    main.observe(
+        sp_gap,
+        sp_bound,
+        "(1.3) of deterministic NSEG ≤ K₀/Γ_T (Thm 2)",
+    );
+    ctrl.observe(
+        flipped_gap,
+        sp_bound,
+        "(1.3) of NSEG on (∇_x f, +∇_y f) ≤ K₀/Γ_T",
+    );
     Ok(Evidence::from_checks(
         &main,
-        Some(("BG23's weak SP gap asserted equal to the expectation-inside one", &ctrl)),
+        Some((
+            "BG23's weak SP gap asserted equal to the expectation-inside one; NSEG on (∇_x f, +∇_y f)",
+            &ctrl,
+        )),
     )
+    .note(format!(
+        "deterministic NSEG on LIN-box(1), T = {SP_RUN_T}, γ = D/(M√(7T)), from (0.3, −0.4): strong SP gap (1.3) {sp_gap:.4e} ≤ K₀/Γ_T {sp_bound:.4e} (ratio {:.3}); with +∇_y f the gap is {flipped_gap:.4e} (×{:.2} the bound)",
+        sp_gap / sp_bound,
+        flipped_gap / sp_bound
+    ))
     .note(format!(
         "LIN-box(c = 1), NSEG T = 3, γ = 0.3, σ = 0.5, 81 datasets × 6 seeds: strong {:.6}, weak (1.4) {:.6}, expectation-inside {:.6}, E EmpGap {:.6}; gap at the saddle point {g0:.1e} at ({:?}, {:?})",
         w.strong, w.weak_bg23, w.weak_inside, w.emp, ws, ts
     )))
+}
+
+/// T of the deterministic NSEG run of `bg23.eq1_3_1_4`.
+const SP_RUN_T: usize = 4000;
+
+/// (∇_x f, +∇_y f): the production saddle operator with its θ block negated back, a claim-local
+/// wrong operator (not monotone for bilinear f) for `bg23.eq1_3_1_4`'s control.
+struct FlippedSaddle<'a>(crate::problem::monotone::SaddleOperator<'a>, usize);
+
+impl MonotoneOp for FlippedSaddle<'_> {
+    fn dim(&self) -> usize {
+        self.0.dim()
+    }
+    fn domain(&self) -> &Domain {
+        self.0.domain()
+    }
+    fn point_dim(&self) -> usize {
+        self.0.point_dim()
+    }
+    fn eval(&self, z: &[f64], x: &[f64]) -> Vec<f64> {
+        let mut g = self.0.eval(z, x);
+        for v in g.iter_mut().skip(self.1) {
+            *v = -*v;
+        }
+        g
+    }
+    fn vi_gap(&self, _: &Mixture, _: &[f64]) -> Result<f64> {
+        Err(crate::error::Error::Unsupported(
+            "claim-local control operator".into(),
+        ))
+    }
+}
+
+/// Full-batch NSEG (σ = 0) on LIN-box(1) with the 3 SP atoms as the dataset (their empirical
+/// distribution is the population): (strong SP gap (1.3) of the output through the production
+/// saddle operator, the same through [`FlippedSaddle`], Thm 2's K₀/Γ_T with M²).
+fn sp_gap_of_nseg_run() -> Result<(f64, f64, f64)> {
+    let f = QuadBilinear::lin_box(1.0)?;
+    let atoms = sp_atoms();
+    let s = Dataset::new(atoms.clone())?;
+    let pop = Objective::population(&FiniteDist::uniform(atoms.clone())?);
+    let m = lin_box_m(1.0, &atoms);
+    // D = 1 (diameter of [−0.3, 0.3] × [−0.4, 0.4]); L = 1 ≥ … so γ ≤ 1/(√3L) holds.
+    let dd = 1.0;
+    let gamma = dd / (m * (7.0 * SP_RUN_T as f64).sqrt());
+    let alg = Nseg::new(
+        NsegVariant::FullBatch,
+        SP_RUN_T,
+        StepSchedule::Constant(gamma),
+        vec![0.3, -0.4],
+        0.0,
+    )?;
+    let op = crate::problem::monotone::SaddleOperator::new(&f);
+    let gap_of = |z: &[f64]| -> Result<f64> {
+        let (w, t) = linalg::split(z, f.dim_w());
+        sg::strong_gap(
+            &f,
+            &pop,
+            &[WeightedOutput {
+                weight: 1.0,
+                w,
+                theta: t,
+            }],
+        )
+    };
+    let good = gap_of(&alg.run_with(&op, &s, &mut NoiseSource::sample(0))?.z)?;
+    let flipped = FlippedSaddle(crate::problem::monotone::SaddleOperator::new(&f), f.dim_w());
+    let bad = gap_of(&alg.run_with(&flipped, &s, &mut NoiseSource::sample(0))?.z)?;
+    let bound = crate::papers::bg23::nseg::thm2_bound(
+        dd,
+        m,
+        2,
+        &vec![gamma; SP_RUN_T],
+        &vec![0.0; SP_RUN_T],
+        Reading::Corrected,
+    )?;
+    Ok((good, bad, bound))
 }
 
 fn check_prop1(_: Budget) -> Result<Evidence> {
@@ -1236,6 +1345,9 @@ fn check_prop4(_: Budget) -> Result<Evidence> {
 // ------------------------------------------------------------------------------------------
 // Thm 1 (erratum E-BG23-P3).
 
+/// The largest RDP order of `bg23.thm1_privacy`'s upper bound at the quick budget.
+const THM1_QUICK_MAX_ORDER: u32 = 20;
+
 fn check_thm1(b: Budget) -> Result<Evidence> {
     use crate::papers::bg23::calibration as cal;
     let mut main = BoundCheck::new(1e-9, 0.0);
@@ -1267,7 +1379,12 @@ fn check_thm1(b: Budget) -> Result<Evidence> {
         );
         let c = cal::thm1_calibration(k, s, m, n, eps, eta)?;
         if cal::thm1_applies(eps, Reading::Corrected) {
-            let up = c.calibration.epsilon_upper()?;
+            // Quick: the RDP bound on orders 2..=QUICK_MAX_ORDER (a valid, weaker upper bound:
+            // the optimal order at ε ≈ 1, δ = 1e-5 is far below it); full: orders 2..=128.
+            let up = match b {
+                Budget::Quick => c.calibration.epsilon_upper_to_order(THM1_QUICK_MAX_ORDER)?,
+                Budget::Full => c.calibration.epsilon_upper()?,
+            };
             main.observe(
                 up.epsilon,
                 eps,
@@ -1276,8 +1393,12 @@ fn check_thm1(b: Budget) -> Result<Evidence> {
                     up.method
                 ),
             );
+            let orders = match b {
+                Budget::Quick => format!("RDP orders 2..={THM1_QUICK_MAX_ORDER}"),
+                Budget::Full => "RDP orders 2..=128".to_string(),
+            };
             notes.push(format!(
-                "corrected, K = {k}, m/n = {q}, ε = {eps}: σ = {:.4}, ε ≤ {:.4}",
+                "corrected, K = {k}, m/n = {q}, ε = {eps}: σ = {:.4}, ε ≤ {:.4} ({orders})",
                 c.calibration.sigma, up.epsilon
             ));
         } else {

@@ -149,6 +149,33 @@ pub fn claims() -> Vec<Claim> {
             code: "algorithms::nseg::Nseg, papers::bg23::nseg::cor1_policy",
             check: check_rate_single,
         },
+        Claim {
+            id: "bg23.rate_nseg_single_eps",
+            paper: "BG23",
+            item: "Cor 1 (rate in ε), Table 1 (strong gap, single pass)",
+            statement: "At fixed n the strong VI gap of single-pass NSEG (Cor 1 corrected policy, \
+                        ρ = √(ln(1/η))/ε an integer B) on a constant operator with a closed-form \
+                        gap decays like ε^{−1/2} (Cor 1's √(ρ/n) term): fitted slope within 0.25 \
+                        (quick; 0.1 full) of −½ including its 99.9% half-width; below Thm 2's K₀/Γ_T and \
+                        Cor 1's 6√14·MD·max{√(ρ/n), ρ/n} at every ε; the rate ε^{−1} (the ρ/n term) \
+                        rejected.",
+            kind: Kind::MonteCarlo,
+            code: "algorithms::nseg::Nseg, papers::bg23::nseg::cor1_policy, papers::bg23::nseg::cor1_bound",
+            check: check_rate_single_eps,
+        },
+        Claim {
+            id: "bg23.rate_nseg_multi",
+            paper: "BG23",
+            item: "Thm 4 (rate in n), Table 1 (weak gap, multi-pass)",
+            statement: "The weak VI gap (1.2) of multi-pass NSEG (Thm 4's policy, T = n², corrected \
+                        σ) on a constant operator (weak gap = gap of E z̄, closed form) at \
+                        ρ ≪ √n decays like n^{−1/2}: fitted slope within 0.1 of −½ including its \
+                        99.9% half-width; below Thm 4's explicit bound (Thm 2 + Mδ of (4.12)) at \
+                        every n; the rate n^{−1} rejected.",
+            kind: Kind::MonteCarlo,
+            code: "algorithms::nseg::Nseg, papers::bg23::nseg::thm4_policy, papers::bg23::nseg::thm4_explicit",
+            check: check_rate_multi,
+        },
     ]
 }
 
@@ -1006,6 +1033,188 @@ fn check_rate_single(b: Budget) -> Result<Evidence> {
         title: "BG23 Cor 1: strong gap of single-pass NSEG vs n".into(),
         x_label: "n".into(),
         y_label: "E Gap_VI".into(),
+        x: xs,
+        y: means,
+        y_se: ses,
+        bound: bounds,
+        fit: Some(SlopeFit {
+            slope,
+            half_width: hw,
+            target: -0.5,
+        }),
+        log_x: true,
+    }))
+}
+
+// ------------------------------------------------------------------------------------------
+// Rate of single-pass NSEG in ε.
+
+/// The ε at which Cor 1's ρ = √(ln(1/η))/ε is just below the integer `b` (so that the corrected
+/// B = ⌈ρ⌉ is exactly `b`; the policy is checked to give it).
+fn eps_for_batch(b: usize, eta: f64) -> f64 {
+    (1.0f64 / eta).ln().sqrt() / b as f64 * (1.0 + 1e-9)
+}
+
+fn check_rate_single_eps(b: Budget) -> Result<Evidence> {
+    // n fixed; ρ = B, so T = n/(2B) ∝ ε and σ = √8·M (ρ/B = 1): the gap is a function of T, and
+    // Cor 1 gives √(ρ/n) ∝ ε^{−1/2}. ε ≤ 1 (B ≥ 4) keeps Prop 5's printed σ (no large-ε
+    // correction); T ≥ 250 at the smallest ε keeps the gap asymptotic (bg23.rate_nseg_single).
+    // Quick: two points a factor 4 apart in ε (the CPU cost is n per replicate at every ε) and
+    // tolerance 0.25; full: five points over a factor 16 and tolerance 0.1.
+    let (n, plan, tol): (usize, Vec<(usize, u64)>, f64) = match b {
+        Budget::Quick => (16_000, vec![(4, 28), (16, 40)], 0.25),
+        Budget::Full => (
+            64_000,
+            vec![(4, 64), (8, 96), (16, 128), (32, 192), (64, 256)],
+            0.1,
+        ),
+    };
+    let inst = const_instance(1.0, 1.0, 0.9)?;
+    let eta = 1e-5;
+    let mut main = BoundCheck::new(0.0, 0.0);
+    let mut ctrl = BoundCheck::new(0.0, 0.0);
+    let mut notes = Vec::new();
+    let (mut xs, mut means, mut ses, mut bounds) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for &(bsz, reps) in &plan {
+        let eps = eps_for_batch(bsz, eta);
+        let p = pol::cor1_policy(1.0, 2.0, 0.0, n as u64, 1, eps, eta, Reading::Corrected)?;
+        main.observe_exact(
+            p.batch()? == bsz,
+            None,
+            format!("ε = {eps:.4}: B = ⌈ρ⌉ = {bsz}"),
+        );
+        let alg = p.single_pass(vec![1.0])?;
+        let (g, se) = mc_gap(&inst, &alg, n, reps)?;
+        let t = p.steps()?;
+        let bound = pol::thm2_bound(
+            2.0,
+            1.0,
+            1,
+            &vec![p.gamma; t],
+            &vec![p.sigma; t],
+            Reading::Corrected,
+        )?;
+        let c1 = pol::cor1_bound(1.0, 2.0, n as u64, 1, eps, eta);
+        main.observe(g + Z999 * se, bound, format!("ε = {eps:.4}: gap ≤ K₀/Γ"));
+        main.observe(
+            g + Z999 * se,
+            c1,
+            format!("ε = {eps:.4}: gap ≤ 6√14·MD·max{{…}}"),
+        );
+        notes.push(format!(
+            "ε = {eps:.4} (ρ = B = {bsz}), T = {t}, σ = {:.4}, {reps} replicates: gap {g:.4e} ± {se:.1e}; K₀/Γ {bound:.4e} (ratio {:.3}); 6√14·MD·max {c1:.4e} (ratio {:.3})",
+            p.sigma,
+            g / bound,
+            g / c1
+        ));
+        xs.push(eps);
+        means.push(g);
+        ses.push(se);
+        bounds.push(bound);
+    }
+    let (slope, hw) = loglog_fit(&xs, &means, &ses);
+    main.observe(
+        (slope + 0.5).abs() + hw,
+        tol,
+        format!("|slope + ½| + 99.9% half-width ≤ {tol}"),
+    );
+    ctrl.observe(((slope + 1.0).abs() - hw).max(0.0), tol, "rate ε^{−1}");
+    let mut ev = Evidence::from_checks(&main, Some(("rate ε^{−1}", &ctrl))).note(format!(
+        "slope in ε {slope:.4} ± {hw:.4} (99.9%, delta method on the log means); rule value {:.4} ≤ {tol}; n = {n}, η = {eta}, constant operator M = 1 on [−1, 1], p = 0.9",
+        (slope + 0.5).abs() + hw
+    ));
+    for n in notes {
+        ev = ev.note(n);
+    }
+    Ok(ev.with_series(Series {
+        kind: SeriesKind::Rate,
+        title: "BG23 Cor 1: strong gap of single-pass NSEG vs ε".into(),
+        x_label: "ε".into(),
+        y_label: "E Gap_VI".into(),
+        x: xs,
+        y: means,
+        y_se: ses,
+        bound: bounds,
+        fit: Some(SlopeFit {
+            slope,
+            half_width: hw,
+            target: -0.5,
+        }),
+        log_x: true,
+    }))
+}
+
+// ------------------------------------------------------------------------------------------
+// Rates of multi-pass NSEG (Thm 4's policy) in n and in ε.
+
+/// The multi-pass instance: the constant operator G ≡ M = 1 on [−1, 1] (every data point +1, so
+/// the empirical and the population operator coincide and the weak gap (1.2) is the closed-form
+/// gap of E z̄: F(E z̄ + r)), started at the far end u_0 = r.
+fn multi_instance() -> Result<ConstInstance> {
+    const_instance(1.0, 1.0, 1.0)
+}
+
+/// Mean and standard error of the gap of `reps` multi-pass runs at Thm 4's policy.
+fn multi_gap(inst: &ConstInstance, p: &pol::NsegPolicy, n: usize, reps: u64) -> Result<(f64, f64)> {
+    let alg = p.multi_pass(vec![inst.r])?;
+    mc_gap(inst, &alg, n, reps)
+}
+
+fn check_rate_multi(b: Budget) -> Result<Evidence> {
+    // ε = 20, η = 1e-5: ρ = 0.17 ≪ √n, so γ = (D/M)/n^{3/2} and the noise term 7γσ² is
+    // O(n^{−3/2}); the gap is the travel term D²/(2γT) ∝ n^{−1/2}.
+    let plan: Vec<(usize, u64)> = match b {
+        Budget::Quick => vec![(16, 96), (32, 16), (64, 48)],
+        Budget::Full => vec![(16, 512), (32, 256), (64, 192), (128, 128), (256, 96)],
+    };
+    let (eps, eta) = (20.0, 1e-5);
+    let inst = multi_instance()?;
+    let mut main = BoundCheck::new(0.0, 0.0);
+    let mut ctrl = BoundCheck::new(0.0, 0.0);
+    let mut notes = Vec::new();
+    let (mut xs, mut means, mut ses, mut bounds) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for &(n, reps) in &plan {
+        let p = pol::thm4_policy(1.0, 2.0, 0.0, n as u64, 1, eps, eta, Reading::Corrected)?;
+        let (g, se) = multi_gap(&inst, &p, n, reps)?;
+        let bound = pol::thm4_explicit(1.0, 2.0, 0.0, n as u64, 1, &p, Problem::Vi)?;
+        main.observe(
+            g + Z999 * se,
+            bound,
+            format!("n = {n}: weak gap ≤ Thm 4 explicit"),
+        );
+        notes.push(format!(
+            "n = {n}, T = {}, γ = {:.4e}, σ = {:.4}, {reps} replicates: weak gap {g:.4e} ± {se:.1e}, Thm 4 explicit {bound:.4e} (ratio {:.3})",
+            n * n,
+            p.gamma,
+            p.sigma,
+            g / bound
+        ));
+        xs.push(n as f64);
+        means.push(g);
+        ses.push(se);
+        bounds.push(bound);
+    }
+    let (slope, hw) = loglog_fit(&xs, &means, &ses);
+    let tol = 0.1;
+    main.observe(
+        (slope + 0.5).abs() + hw,
+        tol,
+        "|slope + ½| + 99.9% half-width ≤ 0.1",
+    );
+    ctrl.observe(((slope + 1.0).abs() - hw).max(0.0), tol, "rate n^{−1}");
+    let mut ev = Evidence::from_checks(&main, Some(("rate n^{−1}", &ctrl))).note(format!(
+        "slope {slope:.4} ± {hw:.4} (99.9%, delta method on the log means); rule value {:.4} ≤ {tol}; ε = {eps}, η = {eta} (ρ = {:.3} ≪ √n), constant operator M = 1 on [−1, 1], all data +1, u_0 = 1",
+        (slope + 0.5).abs() + hw,
+        pol::rho(1, eps, eta)
+    ));
+    for n in notes {
+        ev = ev.note(n);
+    }
+    Ok(ev.with_series(Series {
+        kind: SeriesKind::Rate,
+        title: "BG23 Thm 4: weak gap of multi-pass NSEG vs n".into(),
+        x_label: "n".into(),
+        y_label: "WeakGap_VI".into(),
         x: xs,
         y: means,
         y_se: ses,

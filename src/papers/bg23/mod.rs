@@ -50,7 +50,7 @@
 //! | Algorithm 1 | NSEG | [`crate::algorithms::nseg::Nseg`] | `bg23.alg1` |
 //! | Thm 2 | convergence of NSEG | [`nseg::thm2_k0`], [`nseg::thm2_bound`] | `bg23.thm2` |
 //! | Prop 5 | privacy of single-pass NSEG, σ_t² = 8M²/B_t²·ln(1/η)/ε² | calibration: [`calibration::prop5_sigma`], [`calibration::prop5`] | — |
-//! | Cor 1 | risk of single-pass NSEG | [`nseg::cor1_policy`], [`nseg::cor1_bound`] | `bg23.cor1` (erratum E-BG23-20), `bg23.rate_nseg_single` |
+//! | Cor 1 | risk of single-pass NSEG | [`nseg::cor1_policy`], [`nseg::cor1_bound`] | `bg23.cor1` (erratum E-BG23-20), `bg23.rate_nseg_single`, `bg23.rate_nseg_single_eps` |
 //! | Remark 1 | when Cor 1's gap is nontrivial | [`nseg::remark1_terms`] | `bg23.remark1` |
 //! | eqs. (4.1)–(4.2) | R_s and the resolvent R | [`stability::r_s`], [`stability::r_resolvent`] | `bg23.eq4_1_4_2` |
 //! | Prop 6 | near nonexpansiveness of the extragradient operator | [`stability::prop6_eq4_3_rhs`], [`stability::prop6_eq4_4_rhs`] | `bg23.prop6` |
@@ -60,7 +60,7 @@
 //! | proof of Thm 3, (4.15) | high-probability noise bound | [`stability::eq4_15_threshold`] (E-BG23-2) | `bg23.thm3_hp` |
 //! | eq. (4.16) | sampled-with-replacement NSEG operators | calibration: the ledger of [`calibration::prop7`] | — |
 //! | Prop 7 | privacy of sampled-with-replacement NSEG, σ_t² = 8M² log(1/η)/ε² | calibration: [`calibration::prop7_sigma`], [`calibration::prop7`] | `bg23.prop7_privacy` |
-//! | Thm 4 | excess risk of sampled-with-replacement NSEG (T = n²) | calibration: [`calibration::prop7`] (its schedule) | `bg23.prop7_privacy` |
+//! | Thm 4 | excess risk of sampled-with-replacement NSEG (T = n²) | calibration: [`calibration::prop7`] (its schedule) | `bg23.prop7_privacy`, `bg23.thm4`, `bg23.rate_nseg_multi` |
 //! | Remark 2 | Thm 4's simplified bound | [`nseg::remark2`] | `bg23.thm4` |
 //! | Algorithm 2 | NISPP | [`crate::algorithms::nispp::Nispp`] (inner solvers [`crate::algorithms::nispp::InnerSolver`]) | `bg23.alg2`, `bg23.eq5_1`, `bg23.noise_ledger_nispp` |
 //! | Prop 8 | NISPP's averaged iterate | [`nispp::prop8_pathwise`], [`nispp::prop8_expected`] | `bg23.prop8` |
