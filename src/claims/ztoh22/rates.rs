@@ -42,7 +42,7 @@ pub fn claims() -> Vec<Claim> {
                         n^{−1/2}) rejected. Exact: closed-form Gaussian expectations, every count \
                         vector (Hoeffding-truncated, enclosure reported).",
             kind: Kind::Enumerated,
-            code: "algorithms::phased_output_perturbation::ZtohOutputPerturbation (Alg 1), papers::ztoh22::bounds::{thm33_empirical, thm33_population}, gap::expected_gaussian::SepQuadMin",
+            code: "algorithms::phased_output_perturbation::ZtohOutputPerturbation, papers::ztoh22::bounds::{thm33_empirical, thm33_population}, gap::expected_gaussian::SepQuadMin",
             check: check_rate_sc,
         },
         Claim {
@@ -59,7 +59,7 @@ pub fn claims() -> Vec<Claim> {
                         statistical one) rejected. Exact: closed-form Gaussian expectations, \
                         every count vector (Hoeffding-truncated, enclosure reported).",
             kind: Kind::Enumerated,
-            code: "algorithms::phased_output_perturbation::ZtohOutputPerturbation (Alg 3), papers::ztoh22::bounds::{thm43_empirical, thm43_population}, gap::expected_gaussian::SepQuadSaddle",
+            code: "algorithms::phased_output_perturbation::ZtohOutputPerturbation, papers::ztoh22::bounds::{thm43_empirical, thm43_population}, gap::expected_gaussian::SepQuadSaddle",
             check: check_rate_scsc,
         },
         Claim {
