@@ -1,4 +1,4 @@
-//! Claims of ZTOH22 analysis: Assumptions 3.1, 3.2, 4.1, 4.2, Thms 3.3, 3.4, 4.3, 4.5, Lemma 4.4, Remarks 2 and 5, eqs. (1)–(2), Table 1, rates.
+//! Claims of ZTOH22 analysis: Assumptions 3.1, 3.2, 4.1, 4.2, Thms 3.3, 3.4, 4.3, 4.5, Lemma 4.4, Remarks 2 and 5, eqs. (1)–(2), Table 1 (the rates are in `claims::ztoh22::rates`).
 //!
 //! The expectations over the output noise are exact ([`crate::gap::expected_gaussian`]: closed
 //! forms in Φ and φ on boxes), the expectations over datasets enumerate every count vector of a

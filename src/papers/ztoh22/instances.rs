@@ -83,3 +83,22 @@ pub fn balanced(n: usize, u: &[f64], r: f64) -> Result<Dataset> {
 pub fn lipschitz_of_f(op: &dyn MonotoneOp, support: &[Vec<f64>]) -> Result<f64> {
     Ok(op.constants(support)?.bound)
 }
+
+/// The saddle operator of f(x, y; ξ) = c·xy + ξ_x x − ξ_y y (d_x = d_y = 1) on the box
+/// X × Y = [−D, D]² (Thm 4.5's max{‖x‖, ‖y‖} ≤ D): G = (c y + ξ_x, −c x + ξ_y), M = −c·J.
+///
+/// # Errors
+/// As [`diagonal_ball`].
+pub fn bilinear_box(c: f64, d_bound: f64) -> Result<DataAffineOp> {
+    DataAffineOp::new(
+        Domain::new_box(vec![-d_bound; 2], vec![d_bound; 2])?,
+        2,
+        vec![StructMat::Rotation { dim: 2, s: -c }],
+        vec![],
+        DataMap::Block {
+            offset: 0,
+            scale: 1.0,
+        },
+        None,
+    )
+}

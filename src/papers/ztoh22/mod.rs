@@ -35,19 +35,19 @@
 //! | Assumption 3.1 | L-Lipschitz, ℓ-smooth, convex losses | constants of the instances (claims) | `ztoh22.assumptions` |
 //! | Assumption 3.2 | and μ-strongly convex | constants of the instances (claims) | `ztoh22.assumptions` |
 //! | Algorithm 2 | phased output perturbation for convex minimization | calibration: [`calibration::alg2`], [`calibration::phases`] | — |
-//! | Thm 3.3 | privacy and risk of Algorithm 1 (printed "Algorithm 2") | [`bounds::thm33_empirical`], [`bounds::thm33_population`], [`bounds::thm33_empirical_reading`] | `ztoh22.thm33`, `ztoh22.thm33_failure` (E-ZTOH22-20) |
+//! | Thm 3.3 | privacy and risk of Algorithm 1 (printed "Algorithm 2") | [`bounds::thm33_empirical`], [`bounds::thm33_population`], [`bounds::thm33_empirical_reading`] | `ztoh22.thm33`, `ztoh22.thm33_failure` (E-ZTOH22-20), `ztoh22.rate_sc` |
 //! | Remark 1 | solver accuracy of fast finite-sum methods | not yet implemented | — |
 //! | Thm 3.4 | risk in the convex setting | [`bounds::thm34`], [`bounds::thm34_mu`] | `ztoh22.thm34` (not checkable; sub-check) |
 //! | Remark 2 | total gradient complexity of Algorithm 2 | [`bounds::remark2_sum_inv_mu`], [`bounds::remark2_svrg_work`] | `ztoh22.remark2` |
 //! | Algorithm 3 | output perturbation for SC-SC minimax problems | calibration: [`calibration::alg3`] | — |
 //! | Assumption 4.1 | L-Lipschitz, ℓ-smooth, convex-concave losses | constants of the instances (claims) | `ztoh22.assumptions` |
 //! | Assumption 4.2 | and μ_x-strongly convex, μ_y-strongly concave | constants of the instances (claims) | `ztoh22.assumptions` |
-//! | Thm 4.3 | privacy and risk of Algorithm 3 | [`bounds::thm43_empirical`], [`bounds::thm43_population`], [`bounds::thm43_empirical_failure_term`] | `ztoh22.thm43`, `ztoh22.thm43_failure` (E-ZTOH22-21) |
+//! | Thm 4.3 | privacy and risk of Algorithm 3 | [`bounds::thm43_empirical`], [`bounds::thm43_population`], [`bounds::thm43_empirical_failure_term`] | `ztoh22.thm43`, `ztoh22.thm43_failure` (E-ZTOH22-21), `ztoh22.rate_scsc` |
 //! | Remark 3 | solver accuracy for finite-sum saddle points | not yet implemented | — |
 //! | Lemma 4.4 | stability of the regularized saddle point | [`bounds::lemma44_stability`], [`bounds::lemma44_generalization`] | `ztoh22.lemma44` |
 //! | Algorithm 4 | phased output perturbation for convex-concave problems (primal) | calibration: [`calibration::alg4_5`] | — |
 //! | Algorithm 5 (App. B) | the same for the dual variables | calibration: [`calibration::alg4_5`] | — |
-//! | Thm 4.5 | privacy and risk of Algorithms 4 and 5 | [`bounds::thm45`], [`bounds::thm45_mu`] | `ztoh22.thm45` (not checkable: vacuous; sub-check) |
+//! | Thm 4.5 | privacy and risk of Algorithms 4 and 5 | [`bounds::thm45`], [`bounds::thm45_mu`] | `ztoh22.thm45` (not checkable: vacuous; sub-check), `ztoh22.rate_cc` (its rate) |
 //! | Remark 4 | choice of the solver's parameters | not yet implemented | — |
 //! | Remark 5 | near-linear time | [`bounds::remark5_condition_bound`] | `ztoh22.remark5` (E-ZTOH22-24) |
 //! | eqs. (1)–(2) | problems, saddle points, gaps | [`crate::gap::expected_gaussian`] | `ztoh22.eq1_2` |
