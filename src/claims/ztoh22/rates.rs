@@ -2,7 +2,8 @@
 //! C-C output perturbation of Algorithms 4/5 (Thm 4.5), against n and ε, with log–log slopes
 //! fitted by [`crate::claims::bg23::nseg::loglog_fit`].
 //!
-//! No Monte Carlo: every expectation is a closed form (Gaussian output noise on separable
+//! Algorithm 2 (Thm 3.4, `ztoh22.rate_sco`) is Monte Carlo: its phase chain on a linear loss
+//! binds the box and has no closed form. Elsewhere no Monte Carlo: every expectation is a closed form (Gaussian output noise on separable
 //! quadratics, [`SepQuadSaddle`]), an enumeration over count vectors with a rigorous Hoeffding
 //! tail, or a Gaussian recursion with a rigorous bound on the event that a phase's box
 //! constraint binds. The half-widths are those enclosures' widths (a deterministic error bar, fed
