@@ -96,6 +96,26 @@ impl MonotoneOp for RegularizedBatchOp<'_> {
             out[i] += s * (self.lambda[i] * (z[i] - self.anchor[i]));
         }
     }
+    /// The inner family's batched path with the regularizer term s·λ_i(z_i − a_i) (computed once,
+    /// the same bits as in `add_scaled`) added after each sample: the bits of successive
+    /// `add_scaled` calls, without the per-sample setup of the inner family.
+    fn add_batch_scaled(
+        &self,
+        z: &[f64],
+        flat: &[f64],
+        k: usize,
+        idx: &[usize],
+        s: f64,
+        out: &mut [f64],
+    ) {
+        crate::problem::monotone::with_scratch(out.len(), |tail| {
+            for i in 0..tail.len() {
+                tail[i] = s * (self.lambda[i] * (z[i] - self.anchor[i]));
+            }
+            self.inner
+                .add_batch_scaled_tail(z, flat, k, idx, s, tail, out);
+        })
+    }
     fn vi_gap(&self, _data: &Mixture, _z: &[f64]) -> Result<f64> {
         Err(Error::Unsupported(
             "VI gap of a per-coordinate regularized batch operator".into(),

@@ -104,3 +104,31 @@ fn run_config_names_bad_fields() {
     assert!(e.to_string().contains("mu_y"), "{e}");
     assert!(ZtohConfig::parse("{\"seed\": 1}").is_err());
 }
+
+#[test]
+fn regularized_batch_path_is_bitwise_the_per_sample_sum() {
+    use dpsaddle::algorithms::base_solvers::{ProblemKind, Subproblem};
+    use dpsaddle::problem::MonotoneOp;
+    let op = diagonal_ball(vec![0.0, 0.3, 0.7, 1.0], 1.0).unwrap();
+    let s = balanced(40, &[1.0, 0.5, 0.25, 0.1], 1.0).unwrap();
+    let p = Subproblem::new(
+        &op,
+        &s,
+        vec![3.0, 3.0, 0.1, 0.1],
+        vec![0.2, -0.1, 0.0, 0.0],
+        ProblemKind::Saddle,
+    )
+    .unwrap();
+    let rop = p.regularized_op();
+    let z = [0.3, -0.2, 0.1, 0.05];
+    let idx: Vec<usize> = (0..40).rev().chain([3, 3, 7]).collect();
+    let flat = s.points.as_flat();
+    let mut batched = vec![0.1; 4];
+    rop.add_batch_scaled(&z, flat, 4, &idx, 1.0 / 43.0, &mut batched);
+    let mut each = vec![0.1; 4];
+    for &i in &idx {
+        rop.add_scaled(&z, &flat[i * 4..(i + 1) * 4], 1.0 / 43.0, &mut each);
+    }
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&batched), bits(&each));
+}

@@ -302,14 +302,15 @@ impl DataAffineOp {
         count: usize,
         row: impl Fn(usize) -> &'x [f64],
         s: f64,
+        tail: Option<&[f64]>,
         out: &mut [f64],
     ) {
         match self.linear.len() {
-            0 => self.fused::<0, _>(z, count, row, s, out),
-            1 => self.fused::<1, _>(z, count, row, s, out),
-            2 => self.fused::<2, _>(z, count, row, s, out),
-            3 => self.fused::<3, _>(z, count, row, s, out),
-            4 => self.fused::<4, _>(z, count, row, s, out),
+            0 => self.fused::<0, _>(z, count, row, s, tail, out),
+            1 => self.fused::<1, _>(z, count, row, s, tail, out),
+            2 => self.fused::<2, _>(z, count, row, s, tail, out),
+            3 => self.fused::<3, _>(z, count, row, s, tail, out),
+            4 => self.fused::<4, _>(z, count, row, s, tail, out),
             n => {
                 debug_assert!(n > MAX_FUSED);
                 let d = self.dim();
@@ -326,6 +327,11 @@ impl DataAffineOp {
                         }
                         r0 = r1;
                     }
+                    if let Some(t) = tail {
+                        for (o, ti) in out.iter_mut().zip(t) {
+                            *o += ti;
+                        }
+                    }
                 }
             }
         }
@@ -341,6 +347,7 @@ impl DataAffineOp {
         count: usize,
         row: R,
         s: f64,
+        tail: Option<&[f64]>,
         out: &mut [f64],
     ) {
         #[cfg(target_arch = "x86_64")]
@@ -349,10 +356,10 @@ impl DataAffineOp {
             // been detected to support; it is otherwise safe code (`fused_body`).
             #[allow(unsafe_code)]
             unsafe {
-                return self.fused_avx2::<L, R>(z, count, row, s, out);
+                return self.fused_avx2::<L, R>(z, count, row, s, tail, out);
             }
         }
-        self.fused_body::<L, R>(z, count, row, s, out)
+        self.fused_body::<L, R>(z, count, row, s, tail, out)
     }
 
     /// [`DataAffineOp::fused_body`] compiled with AVX2 enabled.
@@ -368,9 +375,10 @@ impl DataAffineOp {
         count: usize,
         row: R,
         s: f64,
+        tail: Option<&[f64]>,
         out: &mut [f64],
     ) {
-        self.fused_body::<L, R>(z, count, row, s, out)
+        self.fused_body::<L, R>(z, count, row, s, tail, out)
     }
 
     #[inline(always)]
@@ -380,6 +388,7 @@ impl DataAffineOp {
         count: usize,
         row: R,
         s: f64,
+        tail: Option<&[f64]>,
         out: &mut [f64],
     ) {
         let d = self.dim();
@@ -410,6 +419,7 @@ impl DataAffineOp {
             let shift: Option<&[f64]> = self.shift.as_deref().map(|sh| &sh[r0..r1]);
             let prod: [&[f64]; L] = std::array::from_fn(|q| &prod[q][..c]);
             let o = &mut out[r0..r1];
+            let tail = tail.map(|t| &t[r0..r1]);
             for m in 0..count {
                 let x = row(m);
                 if m + 1 < count {
@@ -459,6 +469,11 @@ impl DataAffineOp {
                     }
                     (false, Some(a), Some(c)) => {
                         accumulate::<L, 2, true>(o, base, &prod, &coef, data, a, c, s)
+                    }
+                }
+                if let Some(t) = tail {
+                    for (ov, tv) in o.iter_mut().zip(t) {
+                        *ov += tv;
                     }
                 }
             }
@@ -655,7 +670,7 @@ impl MonotoneOp for DataAffineOp {
         }
     }
     fn add_scaled(&self, z: &[f64], x: &[f64], s: f64, out: &mut [f64]) {
-        self.add_rows_scaled(z, 1, |_| x, s, out);
+        self.add_rows_scaled(z, 1, |_| x, s, None, out);
     }
     /// The z-products (M₀z, M_j z) once per chunk of rows for the whole batch, then each sample's
     /// terms per coordinate in the documented order: the bits of successive `add_scaled` calls.
@@ -673,6 +688,28 @@ impl MonotoneOp for DataAffineOp {
             idx.len(),
             |m| &flat[idx[m] * k..(idx[m] + 1) * k],
             s,
+            None,
+            out,
+        );
+    }
+    /// As `add_batch_scaled`, with `tail` added after each sample inside the fused kernel (the
+    /// bits of the per-sample loop of the default).
+    fn add_batch_scaled_tail(
+        &self,
+        z: &[f64],
+        flat: &[f64],
+        k: usize,
+        idx: &[usize],
+        s: f64,
+        tail: &[f64],
+        out: &mut [f64],
+    ) {
+        self.add_rows_scaled(
+            z,
+            idx.len(),
+            |m| &flat[idx[m] * k..(idx[m] + 1) * k],
+            s,
+            Some(tail),
             out,
         );
     }
@@ -797,14 +834,24 @@ mod tests {
                         let row = |m: usize| &rows[idx[m] * k..(idx[m] + 1) * k];
                         let start = vals(99, d);
                         let mut dispatched = start.clone();
-                        op.add_rows_scaled(&z, idx.len(), row, 0.3, &mut dispatched);
+                        op.add_rows_scaled(&z, idx.len(), row, 0.3, None, &mut dispatched);
                         let mut portable = start.clone();
                         match lin {
-                            0 => op.fused_body::<0, _>(&z, idx.len(), row, 0.3, &mut portable),
-                            1 => op.fused_body::<1, _>(&z, idx.len(), row, 0.3, &mut portable),
-                            2 => op.fused_body::<2, _>(&z, idx.len(), row, 0.3, &mut portable),
-                            3 => op.fused_body::<3, _>(&z, idx.len(), row, 0.3, &mut portable),
-                            _ => op.fused_body::<4, _>(&z, idx.len(), row, 0.3, &mut portable),
+                            0 => {
+                                op.fused_body::<0, _>(&z, idx.len(), row, 0.3, None, &mut portable)
+                            }
+                            1 => {
+                                op.fused_body::<1, _>(&z, idx.len(), row, 0.3, None, &mut portable)
+                            }
+                            2 => {
+                                op.fused_body::<2, _>(&z, idx.len(), row, 0.3, None, &mut portable)
+                            }
+                            3 => {
+                                op.fused_body::<3, _>(&z, idx.len(), row, 0.3, None, &mut portable)
+                            }
+                            _ => {
+                                op.fused_body::<4, _>(&z, idx.len(), row, 0.3, None, &mut portable)
+                            }
                         }
                         let mut serial = start.clone();
                         let mut g = vec![0.0; d];

@@ -87,6 +87,30 @@ pub trait MonotoneOp: Sync {
         }
     }
 
+    /// As [`MonotoneOp::add_batch_scaled`], with the fixed vector `tail` added after each sample:
+    /// for each i in `idx` (in order) `out += s·G(z; x_i)`, then `out_j += tail_j` coordinatewise.
+    /// By definition the bits of that loop (the default); wrappers that add the same z-only term
+    /// to every sample (a regularizer) use it to keep the inner family's batched path and the
+    /// per-sample rounding order.
+    #[allow(clippy::too_many_arguments)]
+    fn add_batch_scaled_tail(
+        &self,
+        z: &[f64],
+        flat: &[f64],
+        k: usize,
+        idx: &[usize],
+        s: f64,
+        tail: &[f64],
+        out: &mut [f64],
+    ) {
+        for &i in idx {
+            self.add_scaled(z, &flat[i * k..(i + 1) * k], s, out);
+            for (o, t) in out.iter_mut().zip(tail) {
+                *o += t;
+            }
+        }
+    }
+
     /// The constants of the operator class (BG23 §2: L-Lipschitz, bounded by M on Z; D the
     /// diameter of Z; μ the strong-monotonicity modulus) over data points in `support`, exact
     /// where the family allows it, else `Unsupported` (never a guess).
@@ -137,6 +161,18 @@ impl<T: MonotoneOp + ?Sized> MonotoneOp for &T {
     ) {
         (**self).add_batch_scaled(z, flat, k, idx, s, out)
     }
+    fn add_batch_scaled_tail(
+        &self,
+        z: &[f64],
+        flat: &[f64],
+        k: usize,
+        idx: &[usize],
+        s: f64,
+        tail: &[f64],
+        out: &mut [f64],
+    ) {
+        (**self).add_batch_scaled_tail(z, flat, k, idx, s, tail, out)
+    }
     fn constants(&self, support: &[Vec<f64>]) -> Result<OpConstants> {
         (**self).constants(support)
     }
@@ -177,6 +213,18 @@ impl<T: MonotoneOp + ?Sized> MonotoneOp for Box<T> {
         out: &mut [f64],
     ) {
         (**self).add_batch_scaled(z, flat, k, idx, s, out)
+    }
+    fn add_batch_scaled_tail(
+        &self,
+        z: &[f64],
+        flat: &[f64],
+        k: usize,
+        idx: &[usize],
+        s: f64,
+        tail: &[f64],
+        out: &mut [f64],
+    ) {
+        (**self).add_batch_scaled_tail(z, flat, k, idx, s, tail, out)
     }
     fn constants(&self, support: &[Vec<f64>]) -> Result<OpConstants> {
         (**self).constants(support)
