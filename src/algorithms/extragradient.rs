@@ -27,8 +27,8 @@
 //! step) unless a trace is asked for or the noise source records a tape; memory is constant in T.
 
 use crate::algorithms::vi::{
-    batch_ledger, check_start, operator_bound_for, CountedData, EuclideanProx, NoisyBatchOracle,
-    ProxStep, StepSchedule, ViAlgorithm, ViDiagnostics, ViOutput,
+    batch_ledger, check_batch_work, check_start, operator_bound_for, CountedData, EuclideanProx,
+    NoisyBatchOracle, ProxStep, StepSchedule, ViAlgorithm, ViDiagnostics, ViOutput,
 };
 use crate::error::{invalid, Result};
 use crate::oracle::OpOracle;
@@ -125,9 +125,6 @@ pub struct ExtragradientRun {
     pub trace: ExtragradientTrace,
 }
 
-/// Guard against runaway work: 2T·B above this is rejected.
-const MAX_WORK: u128 = 1 << 34;
-
 impl Extragradient {
     /// Extragradient with T ≥ 1 iterations, the schedule (γ_t finite > 0; a list of T entries),
     /// start u_0 (finite), the batch rule, σ ≥ 0 (finite) and the output rule; no operator bound
@@ -189,15 +186,7 @@ impl Extragradient {
     pub fn validate(&self, op: &dyn MonotoneOp, n: usize) -> Result<()> {
         self.validate_params()?;
         check_start(op.domain(), "start", &self.start)?;
-        self.batch.validate(n, 2 * self.steps)?;
-        let work = 2 * self.steps as u128 * self.batch.batch_len(n) as u128;
-        if work > MAX_WORK {
-            return Err(invalid(
-                "steps",
-                format!("2T·B = {work} evaluations exceeds {MAX_WORK}"),
-            ));
-        }
-        Ok(())
+        check_batch_work(self.batch, n, 2 * self.steps, "steps", "2T·B")
     }
 
     /// The run (no trace).

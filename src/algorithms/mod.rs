@@ -35,7 +35,7 @@ pub use output_perturbation::OutputPerturbation;
 pub use recursive_regularization::{AempSpec, RecursiveRegularization, Schedule};
 pub use regularized_saddle::RegularizedSaddlePoint;
 
-use crate::error::Result;
+use crate::error::{invalid, Result};
 use crate::privacy::PrivacyLedger;
 use crate::problem::{Dataset, SaddleFn};
 use crate::rng::NoiseSource;
@@ -198,6 +198,22 @@ pub trait Algorithm: Sync {
     fn name(&self) -> String;
     /// Run on S, drawing randomness from `noise` only.
     fn run(&self, f: &dyn SaddleFn, s: &Dataset, noise: &mut NoiseSource) -> Result<Output>;
+}
+
+/// The most per-sample evaluations one run may ask for, 2³⁴: a larger count is taken for a
+/// parameter mistake and rejected before any work starts.
+pub(crate) const MAX_WORK: u128 = 1 << 34;
+
+/// [`Error::Invalid`](crate::error::Error::Invalid) naming `field` when a run's `work` (the
+/// count written `formula`, e.g. "2T·B") exceeds [`MAX_WORK`].
+pub(crate) fn check_work(field: &str, formula: &str, work: u128) -> Result<()> {
+    if work > MAX_WORK {
+        return Err(invalid(
+            field,
+            format!("{formula} = {work} evaluations exceeds {MAX_WORK}"),
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

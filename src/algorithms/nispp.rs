@@ -36,7 +36,8 @@
 
 use crate::algorithms::operator_extrapolation::{OeStop, OperatorExtrapolation};
 use crate::algorithms::vi::{
-    check_start, operator_bound_for, StepSchedule, ViAlgorithm, ViDiagnostics, ViOutput,
+    check_batch_work, check_start, operator_bound_for, StepSchedule, ViAlgorithm, ViDiagnostics,
+    ViOutput,
 };
 use crate::error::{invalid, Error, Result};
 use crate::oracle::OpOracle;
@@ -171,8 +172,6 @@ pub struct NisppRun {
     pub steps: Vec<NisppStep>,
 }
 
-const MAX_WORK: u128 = 1 << 34;
-
 /// What an inner solve returns: u_{k+1}, inner iterations, evaluations, traced OE iterates.
 type Solved = (Vec<f64>, usize, u64, Vec<Vec<f64>>);
 
@@ -306,15 +305,7 @@ impl Nispp {
     pub fn validate(&self, op: &dyn MonotoneOp, n: usize) -> Result<()> {
         self.validate_params()?;
         check_start(op.domain(), "start", &self.start)?;
-        self.batch.validate(n, self.iterations)?;
-        let work = self.iterations as u128 * self.batch.batch_len(n) as u128;
-        if work > MAX_WORK {
-            return Err(invalid(
-                "iterations",
-                format!("(K + 1)·B = {work} exceeds {MAX_WORK}"),
-            ));
-        }
-        Ok(())
+        check_batch_work(self.batch, n, self.iterations, "iterations", "(K + 1)·B")
     }
 
     /// The run (no trace).

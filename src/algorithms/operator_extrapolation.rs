@@ -27,8 +27,8 @@
 //! algorithm's). The certificate reads the data without noise, so a certificate stop takes σ = 0.
 
 use crate::algorithms::vi::{
-    batch_ledger, check_start, operator_bound_for, CountedData, EuclideanProx, NoisyBatchOracle,
-    ProxStep, ViAlgorithm, ViDiagnostics, ViOutput,
+    batch_ledger, check_batch_work, check_start, operator_bound_for, CountedData, EuclideanProx,
+    NoisyBatchOracle, ProxStep, ViAlgorithm, ViDiagnostics, ViOutput,
 };
 use crate::error::{invalid, Result};
 use crate::oracle::OpOracle;
@@ -142,8 +142,6 @@ pub struct OperatorExtrapolationRun {
     pub trace: OperatorExtrapolationTrace,
 }
 
-const MAX_WORK: u128 = 1 << 34;
-
 impl OperatorExtrapolation {
     /// OE with step γ > 0, κ > 0 (finite), the stop rule, start, batch rule and σ ≥ 0; errors
     /// name the parameter.
@@ -245,16 +243,7 @@ impl OperatorExtrapolation {
         } else {
             check_start(op.domain(), "start", &self.start)?;
         }
-        let cap = self.stop.cap();
-        self.batch.validate(n, cap)?;
-        let work = cap as u128 * self.batch.batch_len(n) as u128;
-        if work > MAX_WORK {
-            return Err(invalid(
-                "stop",
-                format!("T·B = {work} evaluations exceeds {MAX_WORK}"),
-            ));
-        }
-        Ok(())
+        check_batch_work(self.batch, n, self.stop.cap(), "stop", "T·B")
     }
 
     /// The run (no trace) with a given prox step.

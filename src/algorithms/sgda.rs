@@ -102,9 +102,6 @@ pub struct SgdaRun {
 /// The iterates z_0..z_T and the estimates ∇_1..∇_T of a traced run.
 type Trace = (Vec<Vec<f64>>, Vec<Vec<f64>>);
 
-/// Guard against runaway work: T·(evaluations per step) above this is rejected.
-const MAX_WORK: u128 = 1 << 34;
-
 impl Sgda {
     /// SGDA with η > 0 (finite), T ≥ 1 steps, start (w_0, θ_0) (finite), the oracle `batch`
     /// (m ≥ 1) and noise σ ≥ 0 (finite); no regularizer and no label prefix (see the `with_*`
@@ -203,13 +200,11 @@ impl Sgda {
                 rule.batch_len(n)
             }
         };
-        if (self.steps as u128) * (per_step as u128) > MAX_WORK {
-            return Err(invalid(
-                "steps",
-                format!("T·(evaluations per step) exceeds {MAX_WORK}"),
-            ));
-        }
-        Ok(())
+        crate::algorithms::check_work(
+            "steps",
+            "T·(evaluations per step)",
+            self.steps as u128 * per_step as u128,
+        )
     }
 
     /// z_0 = [w_0, θ_0].

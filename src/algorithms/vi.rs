@@ -218,6 +218,24 @@ impl<'a> CountedData<'a> {
     }
 }
 
+/// A batch rule asked for `evaluations` batches of n points (its own checks), and the work
+/// `evaluations`·B against [`MAX_WORK`](crate::algorithms::MAX_WORK), the error naming `field`
+/// and the count's `formula`.
+pub(crate) fn check_batch_work(
+    batch: BatchRule,
+    n: usize,
+    evaluations: usize,
+    field: &str,
+    formula: &str,
+) -> Result<()> {
+    batch.validate(n, evaluations)?;
+    crate::algorithms::check_work(
+        field,
+        formula,
+        evaluations as u128 * batch.batch_len(n) as u128,
+    )
+}
+
 /// The ledger of `evaluations` noisy batch-mean releases (each Ĝ = (1/B)Σ_{i∈batch} G(z; x_i) +
 /// N(0, σ²I)) under replace-one adjacency: replacing one point moves one summand by at most 2M
 /// (M = sup_Z ‖G‖), so each release is a Gaussian mechanism of ℓ2 sensitivity 2M/B (BG23 §3.1,

@@ -125,6 +125,31 @@ fn parameters_are_validated_naming_the_field() {
         field(a.run(&op, &s, &mut NoiseSource::sample(0))),
         "batch.disjoint.size"
     );
+    // Runaway work: 2T·B = 2·2³³·4 = 2³⁶ per-sample evaluations exceeds the cap 2³⁴, rejected
+    // before any step; 2T·B = 2³⁴ exactly is accepted by the check (its run is not started).
+    let huge = eg(1 << 33, BatchRule::Full, 0.0, Averaging::Base);
+    let err = huge.run(&op, &s, &mut NoiseSource::sample(0)).unwrap_err();
+    assert!(
+        matches!(&err, Error::Invalid { field, .. } if field == "steps")
+            && err
+                .to_string()
+                .contains("2T·B = 68719476736 evaluations exceeds 17179869184"),
+        "{err}"
+    );
+    assert!(eg(1 << 31, BatchRule::Full, 0.0, Averaging::Base)
+        .validate(&op, s.len())
+        .is_ok());
+    // Operator extrapolation: T·B = 2³³·4 = 2³⁵.
+    let oe = OperatorExtrapolation::new(
+        0.25,
+        1.0,
+        OeStop::Iterations(1 << 33),
+        vec![0.0, 0.0],
+        BatchRule::Full,
+        0.0,
+    )
+    .unwrap();
+    assert_eq!(field(oe.run(&op, &s, &mut NoiseSource::sample(0))), "stop");
     // σ > 0 on a family without closed-form constants needs M.
     let a = eg(1, BatchRule::Full, 0.5, Averaging::Base);
     assert_eq!(

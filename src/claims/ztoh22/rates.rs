@@ -344,6 +344,134 @@ fn binomial_half_expectation(n: u64, g: impl Fn(u64) -> f64, g_max: f64) -> (f64
     ((1.0 - tail) * e_in, e_in + tail * g_max)
 }
 
+/// What tells the two output-perturbation rate claims apart (Alg 3 / Thm 4.3, Alg 1 / Thm 3.3):
+/// the wording of their notes and series, and the seeds of their privacy points.
+struct ThreeRates<'a> {
+    /// "gap" or "excess" (the notes' "E {what}").
+    what: &'a str,
+    /// The fitted quantities, e.g. "empirical gap" / "population gap".
+    emp: &'a str,
+    pop: &'a str,
+    /// The series titles (vs n, vs ε, population vs n) and y labels (empirical, population).
+    titles: [&'a str; 3],
+    y_emp: &'a str,
+    y_pop: &'a str,
+    /// Seeds of the first privacy point vs n and vs ε (the i-th point adds i).
+    seeds: (u64, u64),
+}
+
+/// The three fits of an output-perturbation rate claim: the expected empirical quantity vs n
+/// (ε = 0.9) and vs ε (n = 1000), both exact and of target slope −2 (controls n⁻¹, ε⁻¹), and the
+/// enclosed population quantity vs n in the statistical regime (ε = 0.99; target −1, control
+/// n^{−1/2}). `empirical(main, n, ε, seed)` gives (value, bound); `population(main, n, ε)` gives
+/// (lo, hi, bound).
+#[allow(clippy::too_many_arguments)]
+fn three_rates(
+    main: &mut BoundCheck,
+    ctrl: &mut BoundCheck,
+    notes: &mut Vec<String>,
+    text: &ThreeRates<'_>,
+    grids: (Vec<usize>, Vec<f64>, Vec<u64>),
+    mut empirical: impl FnMut(&mut BoundCheck, usize, f64, u64) -> Result<(f64, f64)>,
+    mut population: impl FnMut(&mut BoundCheck, u64, f64) -> Result<(f64, f64, f64)>,
+) -> Result<([Fit; 3], [Series; 3])> {
+    let (ns_priv, eps_grid, ns_stat) = grids;
+    let what = text.what;
+    let (mut xs, mut ys, mut bs) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, &n) in ns_priv.iter().enumerate() {
+        let (e, bd) = empirical(main, n, 0.9, text.seeds.0 + i as u64)?;
+        xs.push(n as f64);
+        ys.push(e);
+        bs.push(bd);
+        notes.push(format!(
+            "empirical, n={n}, ε=0.9: E {what} {e:.4e}, bound {bd:.4e} (ratio {:.4})",
+            e / bd
+        ));
+    }
+    let zeros = vec![0.0; xs.len()];
+    let f1 = fit_and_check(
+        main,
+        ctrl,
+        &format!("{} vs n", text.emp),
+        &xs,
+        &ys,
+        &zeros,
+        -2.0,
+        -1.0,
+    );
+    let s1 = rate_series(text.titles[0], "n", text.y_emp, xs, ys, bs, &f1, -2.0);
+    let (mut xs, mut ys, mut bs) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, &eps) in eps_grid.iter().enumerate() {
+        let (e, bd) = empirical(main, 1000, eps, text.seeds.1 + i as u64)?;
+        xs.push(eps);
+        ys.push(e);
+        bs.push(bd);
+        notes.push(format!(
+            "empirical, n=1000, ε={eps}: E {what} {e:.4e}, bound {bd:.4e} (ratio {:.4})",
+            e / bd
+        ));
+    }
+    let zeros = vec![0.0; xs.len()];
+    let f2 = fit_and_check(
+        main,
+        ctrl,
+        &format!("{} vs ε", text.emp),
+        &xs,
+        &ys,
+        &zeros,
+        -2.0,
+        -1.0,
+    );
+    let s2 = rate_series(text.titles[1], "ε", text.y_emp, xs, ys, bs, &f2, -2.0);
+    let (mut xs, mut ys, mut hs, mut bs) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for &n in &ns_stat {
+        let (lo, hi, bd) = population(main, n, 0.99)?;
+        xs.push(n as f64);
+        ys.push(0.5 * (lo + hi));
+        hs.push(0.5 * (hi - lo));
+        bs.push(bd);
+        notes.push(format!(
+            "population, n={n}, ε=0.99: E {what} ∈ [{lo:.6e}, {hi:.6e}], bound {bd:.4e} (ratio {:.4})",
+            hi / bd
+        ));
+    }
+    let f3 = fit_and_check(
+        main,
+        ctrl,
+        &format!("{} vs n", text.pop),
+        &xs,
+        &ys,
+        &hs,
+        -1.0,
+        -0.5,
+    );
+    let s3 = rate_series(text.titles[2], "n", text.y_pop, xs, ys, bs, &f3, -1.0);
+    Ok(([f1, f2, f3], [s1, s2, s3]))
+}
+
+/// The evidence of an output-perturbation rate claim from its three fits and series.
+fn three_rates_evidence(
+    main: &BoundCheck,
+    ctrl: &BoundCheck,
+    fits: &[Fit; 3],
+    series: [Series; 3],
+    instance: String,
+    notes: Vec<String>,
+) -> Evidence {
+    let [f1, f2, f3] = fits;
+    let mut ev = Evidence::from_checks(main, Some(("wrong rates (n⁻¹, ε⁻¹; n^{−1/2})", ctrl)))
+        .note(format!(
+            "slopes: empirical vs n {:.4} ± {:.1e} (target −2), vs ε {:.4} ± {:.1e} (target −2), population vs n {:.4} ± {:.1e} (target −1); rule |slope − target| + half-width ≤ {TOL}",
+            f1.slope, f1.hw, f2.slope, f2.hw, f3.slope, f3.hw
+        ))
+        .note(instance);
+    for n in notes {
+        ev = ev.note(n);
+    }
+    let [s1, s2, s3] = series;
+    ev.with_series(s1).with_series(s2).with_series(s3)
+}
+
 fn check_rate_scsc(b: Budget) -> Result<Evidence> {
     let op = diagonal_ball(vec![SC_MX, SC_MY], SC_R)?;
     let (plus, minus) = scsc_atoms();
@@ -351,7 +479,7 @@ fn check_rate_scsc(b: Budget) -> Result<Evidence> {
     let mut main = BoundCheck::new(0.0, 0.0);
     let mut ctrl = BoundCheck::new(0.0, 0.0);
     let mut notes = Vec::new();
-    let (ns_priv, eps_grid, ns_stat): (Vec<usize>, Vec<f64>, Vec<u64>) = match b {
+    let grids: (Vec<usize>, Vec<f64>, Vec<u64>) = match b {
         Budget::Quick => (
             vec![250, 1000, 4000],
             vec![0.1, 0.3, 0.9],
@@ -363,108 +491,36 @@ fn check_rate_scsc(b: Budget) -> Result<Evidence> {
             vec![250_000, 1_000_000, 4_000_000, 16_000_000, 64_000_000],
         ),
     };
-    // 1. Empirical gap vs n (privacy term only: the empirical saddle point is exact).
-    let (mut xs, mut ys, mut bs) = (Vec::new(), Vec::new(), Vec::new());
-    for (i, &n) in ns_priv.iter().enumerate() {
-        let (e, bd) = scsc_empirical_point(&mut main, n, 0.9, l, 17 + i as u64)?;
-        xs.push(n as f64);
-        ys.push(e);
-        bs.push(bd);
-        notes.push(format!(
-            "empirical, n={n}, ε=0.9: E gap {e:.4e}, bound {bd:.4e} (ratio {:.4})",
-            e / bd
-        ));
-    }
-    let zeros = vec![0.0; xs.len()];
-    let f1 = fit_and_check(
+    // Empirical gap vs n and vs ε (privacy term only: the empirical saddle point is exact);
+    // population gap vs n in the statistical regime.
+    let text = ThreeRates {
+        what: "gap",
+        emp: "empirical gap",
+        pop: "population gap",
+        titles: [
+            "ZTOH22 Thm 4.3: expected empirical strong gap of Algorithm 3 vs n (ε = 0.9)",
+            "ZTOH22 Thm 4.3: expected empirical strong gap of Algorithm 3 vs ε (n = 1000)",
+            "ZTOH22 Thm 4.3: expected population strong gap of Algorithm 3 vs n (ε = 0.99, statistical regime)",
+        ],
+        y_emp: "E Gap_S",
+        y_pop: "E Gap_F",
+        seeds: (17, 41),
+    };
+    let (fits, series) = three_rates(
         &mut main,
         &mut ctrl,
-        "empirical gap vs n",
-        &xs,
-        &ys,
-        &zeros,
-        -2.0,
-        -1.0,
+        &mut notes,
+        &text,
+        grids,
+        |m, n, eps, seed| scsc_empirical_point(m, n, eps, l, seed),
+        |m, n, eps| scsc_population_point(m, n, eps, l),
+    )?;
+    let instance = format!(
+        "instance: f = ξ_x x − ξ_y y + (μ_x/2)x² − (μ_y/2)y², μ_x = {SC_MX}, μ_y = {SC_MY}, X = Y = [−{SC_R}, {SC_R}], ξ = ±(0.6, 0.8), L = {l:.6} (sup ‖∇f‖ over the box and atoms), ℓ = 1, δ = {SC_DELTA}; privacy points through ZtohOutputPerturbation::alg3 with the certified solver (S: ⌊3n/5⌋ copies of +ξ), statistical points with the production ledger's σ and the exact saddle point (checked against the production solver at the privacy points)"
     );
-    let s1 = rate_series(
-        "ZTOH22 Thm 4.3: expected empirical strong gap of Algorithm 3 vs n (ε = 0.9)",
-        "n",
-        "E Gap_S",
-        xs,
-        ys,
-        bs,
-        &f1,
-        -2.0,
-    );
-    // 2. Empirical gap vs ε at n = 1000.
-    let (mut xs, mut ys, mut bs) = (Vec::new(), Vec::new(), Vec::new());
-    for (i, &eps) in eps_grid.iter().enumerate() {
-        let (e, bd) = scsc_empirical_point(&mut main, 1000, eps, l, 41 + i as u64)?;
-        xs.push(eps);
-        ys.push(e);
-        bs.push(bd);
-        notes.push(format!(
-            "empirical, n=1000, ε={eps}: E gap {e:.4e}, bound {bd:.4e} (ratio {:.4})",
-            e / bd
-        ));
-    }
-    let zeros = vec![0.0; xs.len()];
-    let f2 = fit_and_check(
-        &mut main,
-        &mut ctrl,
-        "empirical gap vs ε",
-        &xs,
-        &ys,
-        &zeros,
-        -2.0,
-        -1.0,
-    );
-    let s2 = rate_series(
-        "ZTOH22 Thm 4.3: expected empirical strong gap of Algorithm 3 vs ε (n = 1000)",
-        "ε",
-        "E Gap_S",
-        xs,
-        ys,
-        bs,
-        &f2,
-        -2.0,
-    );
-    // 3. Population gap vs n in the statistical regime.
-    let (mut xs, mut ys, mut hs, mut bs) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    for &n in &ns_stat {
-        let (lo, hi, bd) = scsc_population_point(&mut main, n, 0.99, l)?;
-        xs.push(n as f64);
-        ys.push(0.5 * (lo + hi));
-        hs.push(0.5 * (hi - lo));
-        bs.push(bd);
-        notes.push(format!(
-            "population, n={n}, ε=0.99: E gap ∈ [{lo:.6e}, {hi:.6e}], bound {bd:.4e} (ratio {:.4})",
-            hi / bd
-        ));
-    }
-    let f3 = fit_and_check(
-        &mut main,
-        &mut ctrl,
-        "population gap vs n",
-        &xs,
-        &ys,
-        &hs,
-        -1.0,
-        -0.5,
-    );
-    let s3 = rate_series("ZTOH22 Thm 4.3: expected population strong gap of Algorithm 3 vs n (ε = 0.99, statistical regime)", "n", "E Gap_F", xs, ys, bs, &f3, -1.0);
-    let mut ev = Evidence::from_checks(&main, Some(("wrong rates (n⁻¹, ε⁻¹; n^{−1/2})", &ctrl)))
-        .note(format!(
-            "slopes: empirical vs n {:.4} ± {:.1e} (target −2), vs ε {:.4} ± {:.1e} (target −2), population vs n {:.4} ± {:.1e} (target −1); rule |slope − target| + half-width ≤ {TOL}",
-            f1.slope, f1.hw, f2.slope, f2.hw, f3.slope, f3.hw
-        ))
-        .note(format!(
-            "instance: f = ξ_x x − ξ_y y + (μ_x/2)x² − (μ_y/2)y², μ_x = {SC_MX}, μ_y = {SC_MY}, X = Y = [−{SC_R}, {SC_R}], ξ = ±(0.6, 0.8), L = {l:.6} (sup ‖∇f‖ over the box and atoms), ℓ = 1, δ = {SC_DELTA}; privacy points through ZtohOutputPerturbation::alg3 with the certified solver (S: ⌊3n/5⌋ copies of +ξ), statistical points with the production ledger's σ and the exact saddle point (checked against the production solver at the privacy points)"
-        ));
-    for n in notes {
-        ev = ev.note(n);
-    }
-    Ok(ev.with_series(s1).with_series(s2).with_series(s3))
+    Ok(three_rates_evidence(
+        &main, &ctrl, &fits, series, instance, notes,
+    ))
 }
 
 // -------------------------------------------------------------------------------------------
@@ -591,7 +647,7 @@ fn check_rate_sc(b: Budget) -> Result<Evidence> {
     let mut main = BoundCheck::new(0.0, 0.0);
     let mut ctrl = BoundCheck::new(0.0, 0.0);
     let mut notes = Vec::new();
-    let (ns_priv, eps_grid, ns_stat): (Vec<usize>, Vec<f64>, Vec<u64>) = match b {
+    let grids: (Vec<usize>, Vec<f64>, Vec<u64>) = match b {
         Budget::Quick => (
             vec![250, 1000, 4000],
             vec![0.1, 0.3, 0.9],
@@ -603,102 +659,34 @@ fn check_rate_sc(b: Budget) -> Result<Evidence> {
             vec![100_000, 400_000, 1_600_000, 6_400_000, 25_600_000],
         ),
     };
-    let (mut xs, mut ys, mut bs) = (Vec::new(), Vec::new(), Vec::new());
-    for (i, &n) in ns_priv.iter().enumerate() {
-        let (e, bd) = min_empirical_point(&mut main, n, 0.9, l, 61 + i as u64)?;
-        xs.push(n as f64);
-        ys.push(e);
-        bs.push(bd);
-        notes.push(format!(
-            "empirical, n={n}, ε=0.9: E excess {e:.4e}, bound {bd:.4e} (ratio {:.4})",
-            e / bd
-        ));
-    }
-    let zeros = vec![0.0; xs.len()];
-    let f1 = fit_and_check(
+    let text = ThreeRates {
+        what: "excess",
+        emp: "empirical excess",
+        pop: "population excess",
+        titles: [
+            "ZTOH22 Thm 3.3: expected excess empirical risk of Algorithm 1 vs n (ε = 0.9)",
+            "ZTOH22 Thm 3.3: expected excess empirical risk of Algorithm 1 vs ε (n = 1000)",
+            "ZTOH22 Thm 3.3: expected excess population risk of Algorithm 1 vs n (ε = 0.99, statistical regime)",
+        ],
+        y_emp: "E[F̂(x̃) − F̂(x̂)]",
+        y_pop: "E[F(x̃) − F(x*)]",
+        seeds: (61, 71),
+    };
+    let (fits, series) = three_rates(
         &mut main,
         &mut ctrl,
-        "empirical excess vs n",
-        &xs,
-        &ys,
-        &zeros,
-        -2.0,
-        -1.0,
+        &mut notes,
+        &text,
+        grids,
+        |m, n, eps, seed| min_empirical_point(m, n, eps, l, seed),
+        |m, n, eps| min_population_point(m, n, eps, l),
+    )?;
+    let instance = format!(
+        "instance: f = ⟨ξ, x⟩ + ½(x₁² + 4x₂²) on X = [−{SC_R}, {SC_R}]², ξ = ±(0.6, 0.8), L = {l:.6}, ℓ = 4, μ = 1 (κ = 4), δ = {MIN_DELTA}; privacy points through ZtohOutputPerturbation::alg1 with the certified solver, statistical points with the production ledger's σ and the exact minimizer (checked against the production solver at the privacy points)"
     );
-    let s1 = rate_series(
-        "ZTOH22 Thm 3.3: expected excess empirical risk of Algorithm 1 vs n (ε = 0.9)",
-        "n",
-        "E[F̂(x̃) − F̂(x̂)]",
-        xs,
-        ys,
-        bs,
-        &f1,
-        -2.0,
-    );
-    let (mut xs, mut ys, mut bs) = (Vec::new(), Vec::new(), Vec::new());
-    for (i, &eps) in eps_grid.iter().enumerate() {
-        let (e, bd) = min_empirical_point(&mut main, 1000, eps, l, 71 + i as u64)?;
-        xs.push(eps);
-        ys.push(e);
-        bs.push(bd);
-        notes.push(format!(
-            "empirical, n=1000, ε={eps}: E excess {e:.4e}, bound {bd:.4e} (ratio {:.4})",
-            e / bd
-        ));
-    }
-    let zeros = vec![0.0; xs.len()];
-    let f2 = fit_and_check(
-        &mut main,
-        &mut ctrl,
-        "empirical excess vs ε",
-        &xs,
-        &ys,
-        &zeros,
-        -2.0,
-        -1.0,
-    );
-    let s2 = rate_series(
-        "ZTOH22 Thm 3.3: expected excess empirical risk of Algorithm 1 vs ε (n = 1000)",
-        "ε",
-        "E[F̂(x̃) − F̂(x̂)]",
-        xs,
-        ys,
-        bs,
-        &f2,
-        -2.0,
-    );
-    let (mut xs, mut ys, mut hs, mut bs) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    for &n in &ns_stat {
-        let (lo, hi, bd) = min_population_point(&mut main, n, 0.99, l)?;
-        xs.push(n as f64);
-        ys.push(0.5 * (lo + hi));
-        hs.push(0.5 * (hi - lo));
-        bs.push(bd);
-        notes.push(format!("population, n={n}, ε=0.99: E excess ∈ [{lo:.6e}, {hi:.6e}], bound {bd:.4e} (ratio {:.4})", hi / bd));
-    }
-    let f3 = fit_and_check(
-        &mut main,
-        &mut ctrl,
-        "population excess vs n",
-        &xs,
-        &ys,
-        &hs,
-        -1.0,
-        -0.5,
-    );
-    let s3 = rate_series("ZTOH22 Thm 3.3: expected excess population risk of Algorithm 1 vs n (ε = 0.99, statistical regime)", "n", "E[F(x̃) − F(x*)]", xs, ys, bs, &f3, -1.0);
-    let mut ev = Evidence::from_checks(&main, Some(("wrong rates (n⁻¹, ε⁻¹; n^{−1/2})", &ctrl)))
-        .note(format!(
-            "slopes: empirical vs n {:.4} ± {:.1e} (target −2), vs ε {:.4} ± {:.1e} (target −2), population vs n {:.4} ± {:.1e} (target −1); rule |slope − target| + half-width ≤ {TOL}",
-            f1.slope, f1.hw, f2.slope, f2.hw, f3.slope, f3.hw
-        ))
-        .note(format!(
-            "instance: f = ⟨ξ, x⟩ + ½(x₁² + 4x₂²) on X = [−{SC_R}, {SC_R}]², ξ = ±(0.6, 0.8), L = {l:.6}, ℓ = 4, μ = 1 (κ = 4), δ = {MIN_DELTA}; privacy points through ZtohOutputPerturbation::alg1 with the certified solver, statistical points with the production ledger's σ and the exact minimizer (checked against the production solver at the privacy points)"
-        ));
-    for n in notes {
-        ev = ev.note(n);
-    }
-    Ok(ev.with_series(s1).with_series(s2).with_series(s3))
+    Ok(three_rates_evidence(
+        &main, &ctrl, &fits, series, instance, notes,
+    ))
 }
 
 // -------------------------------------------------------------------------------------------
