@@ -47,7 +47,7 @@
 //! | Lemma 4.4 | stability of the regularized saddle point | [`bounds::lemma44_stability`], [`bounds::lemma44_generalization`] | `ztoh22.lemma44` |
 //! | Algorithm 4 | phased output perturbation for convex-concave problems (primal) | calibration: [`calibration::alg4_5`] | — |
 //! | Algorithm 5 (App. B) | the same for the dual variables | calibration: [`calibration::alg4_5`] | — |
-//! | Thm 4.5 | privacy and risk of Algorithms 4 and 5 | [`bounds::thm45`], [`bounds::thm45_mu`] | `ztoh22.thm45` (not checkable: vacuous; sub-check), `ztoh22.rate_cc` (its rate) |
+//! | Thm 4.5 | privacy and risk of Algorithms 4 and 5 | [`bounds::thm45`], [`bounds::thm45_mu`] | `ztoh22.thm45` (not checkable: vacuous; sub-check), `ztoh22.rate_cc` (its rate in n̄, and in ε in μ's statistical branch), `ztoh22.rate_cc_eps` (its rate in ε in μ's privacy branch) |
 //! | Remark 4 | choice of the solver's parameters | not yet implemented | — |
 //! | Remark 5 | near-linear time | [`bounds::remark5_condition_bound`] | `ztoh22.remark5` (E-ZTOH22-24) |
 //! | eqs. (1)–(2) | problems, saddle points, gaps | [`crate::gap::expected_gaussian`] | `ztoh22.eq1_2` |
