@@ -1120,6 +1120,7 @@ fn empirical_bernstein(var: f64, n: usize, range: f64, alpha: f64) -> f64 {
 /// nondecreasing in every ξ_k (each phase map is monotone in its anchor), so the pair average
 /// is an i.i.d. bounded sample in [−D, D] of smaller variance. Returns (mean, half-width at
 /// level `alpha`).
+#[allow(clippy::too_many_arguments)]
 fn cc_mean_release(
     n: u64,
     eps: f64,

@@ -37,7 +37,7 @@
 //! | Algorithm 2 | phased output perturbation for convex minimization | calibration: [`calibration::alg2`], [`calibration::phases`] | — |
 //! | Thm 3.3 | privacy and risk of Algorithm 1 (printed "Algorithm 2") | [`bounds::thm33_empirical`], [`bounds::thm33_population`], [`bounds::thm33_empirical_reading`] | `ztoh22.thm33`, `ztoh22.thm33_failure` (E-ZTOH22-20), `ztoh22.rate_sc` |
 //! | Remark 1 | solver accuracy of fast finite-sum methods | not yet implemented | — |
-//! | Thm 3.4 | risk in the convex setting | [`bounds::thm34`], [`bounds::thm34_mu`] | `ztoh22.thm34` (not checkable; sub-check), `ztoh22.rate_sco` (its rate, Monte Carlo) |
+//! | Thm 3.4 | risk in the convex setting | [`bounds::thm34`], [`bounds::thm34_mu`] | `ztoh22.thm34` (not checkable; sub-check), `ztoh22.rate_sco` (its rate in n, Monte Carlo), `ztoh22.rate_sco_eps` (its rate in ε in μ's privacy branch, Monte Carlo) |
 //! | Remark 2 | total gradient complexity of Algorithm 2 | [`bounds::remark2_sum_inv_mu`], [`bounds::remark2_svrg_work`] | `ztoh22.remark2` |
 //! | Algorithm 3 | output perturbation for SC-SC minimax problems | calibration: [`calibration::alg3`] | — |
 //! | Assumption 4.1 | L-Lipschitz, ℓ-smooth, convex-concave losses | constants of the instances (claims) | `ztoh22.assumptions` |
