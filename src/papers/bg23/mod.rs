@@ -60,7 +60,7 @@
 //! | proof of Thm 3, (4.15) | high-probability noise bound | [`stability::eq4_15_threshold`] (E-BG23-2) | `bg23.thm3_hp` |
 //! | eq. (4.16) | sampled-with-replacement NSEG operators | calibration: the ledger of [`calibration::prop7`] | — |
 //! | Prop 7 | privacy of sampled-with-replacement NSEG, σ_t² = 8M² log(1/η)/ε² | calibration: [`calibration::prop7_sigma`], [`calibration::prop7`] | `bg23.prop7_privacy` |
-//! | Thm 4 | excess risk of sampled-with-replacement NSEG (T = n²) | calibration: [`calibration::prop7`] (its schedule) | `bg23.prop7_privacy`, `bg23.thm4`, `bg23.rate_nseg_multi` |
+//! | Thm 4 | excess risk of sampled-with-replacement NSEG (T = n²) | calibration: [`calibration::prop7`] (its schedule) | `bg23.prop7_privacy`, `bg23.thm4`, `bg23.rate_nseg_multi`, `bg23.rate_nseg_multi_eps` |
 //! | Remark 2 | Thm 4's simplified bound | [`nseg::remark2`] | `bg23.thm4` |
 //! | Algorithm 2 | NISPP | [`crate::algorithms::nispp::Nispp`] (inner solvers [`crate::algorithms::nispp::InnerSolver`]) | `bg23.alg2`, `bg23.eq5_1`, `bg23.noise_ledger_nispp` |
 //! | Prop 8 | NISPP's averaged iterate | [`nispp::prop8_pathwise`], [`nispp::prop8_expected`] | `bg23.prop8` |
