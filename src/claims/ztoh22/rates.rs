@@ -396,22 +396,30 @@ struct ThreeRates<'a> {
     seeds: (u64, u64),
 }
 
-/// The three fits of an output-perturbation rate claim: the expected empirical quantity vs n
+/// An output-perturbation rate claim's three fits: the expected empirical quantity vs n
 /// (ε = 0.9) and vs ε (n = 1000), both exact and of target slope −2 (controls n⁻¹, ε⁻¹), and the
-/// enclosed population quantity vs n in the statistical regime (ε = 0.99; target −1, control
-/// n^{−1/2}). `empirical(main, n, ε, seed)` gives (value, bound); `population(main, n, ε)` gives
-/// (lo, hi, bound).
-#[allow(clippy::too_many_arguments)]
+/// enclosed population quantity vs n = `ns_stat` in the statistical regime (ε = 0.99; target −1,
+/// control n^{−1/2}), with the evidence. `empirical(main, n, ε, seed)` gives (value, bound);
+/// `population(main, n, ε)` gives (lo, hi, bound); `instance` is the note describing the instance.
 fn three_rates(
-    main: &mut BoundCheck,
-    ctrl: &mut BoundCheck,
-    notes: &mut Vec<String>,
+    b: Budget,
     text: &ThreeRates<'_>,
-    grids: (Vec<usize>, Vec<f64>, Vec<u64>),
+    ns_stat: Vec<u64>,
     mut empirical: impl FnMut(&mut BoundCheck, usize, f64, u64) -> Result<(f64, f64)>,
     mut population: impl FnMut(&mut BoundCheck, u64, f64) -> Result<(f64, f64, f64)>,
-) -> Result<([Fit; 3], [Series; 3])> {
-    let (ns_priv, eps_grid, ns_stat) = grids;
+    instance: String,
+) -> Result<Evidence> {
+    let mut main = BoundCheck::new(0.0, 0.0);
+    let mut ctrl = BoundCheck::new(0.0, 0.0);
+    let mut notes = Vec::new();
+    let (main, ctrl, notes) = (&mut main, &mut ctrl, &mut notes);
+    let (ns_priv, eps_grid): (Vec<usize>, Vec<f64>) = match b {
+        Budget::Quick => (vec![250, 1000, 4000], vec![0.1, 0.3, 0.9]),
+        Budget::Full => (
+            vec![250, 1000, 4000, 16_000],
+            vec![0.05, 0.1, 0.3, 0.6, 0.9],
+        ),
+    };
     let what = text.what;
     let (mut xs, mut ys, mut bs) = (Vec::new(), Vec::new(), Vec::new());
     for (i, &n) in ns_priv.iter().enumerate() {
@@ -482,50 +490,25 @@ fn three_rates(
         -0.5,
     );
     let s3 = rate_series(text.titles[2], "n", text.y_pop, xs, ys, bs, &f3, -1.0);
-    Ok(([f1, f2, f3], [s1, s2, s3]))
-}
-
-/// The evidence of an output-perturbation rate claim from its three fits and series.
-fn three_rates_evidence(
-    main: &BoundCheck,
-    ctrl: &BoundCheck,
-    fits: &[Fit; 3],
-    series: [Series; 3],
-    instance: String,
-    notes: Vec<String>,
-) -> Evidence {
-    let [f1, f2, f3] = fits;
-    let mut ev = Evidence::from_checks(main, Some(("wrong rates (n⁻¹, ε⁻¹; n^{−1/2})", ctrl)))
+    let mut ev = Evidence::from_checks(main, Some(("wrong rates (n⁻¹, ε⁻¹; n^{−1/2})", &*ctrl)))
         .note(format!(
             "slopes: empirical vs n {:.4} ± {:.1e} (target −2), vs ε {:.4} ± {:.1e} (target −2), population vs n {:.4} ± {:.1e} (target −1); rule |slope − target| + half-width ≤ {TOL}",
             f1.slope, f1.hw, f2.slope, f2.hw, f3.slope, f3.hw
         ))
         .note(instance);
-    for n in notes {
+    for n in notes.drain(..) {
         ev = ev.note(n);
     }
-    let [s1, s2, s3] = series;
-    ev.with_series(s1).with_series(s2).with_series(s3)
+    Ok(ev.with_series(s1).with_series(s2).with_series(s3))
 }
 
 fn check_rate_scsc(b: Budget) -> Result<Evidence> {
     let op = diagonal_ball(vec![SC_MX, SC_MY], SC_R)?;
     let (plus, minus) = scsc_atoms();
     let l = lipschitz_of_f(&op, &[plus, minus])?;
-    let mut main = BoundCheck::new(0.0, 0.0);
-    let mut ctrl = BoundCheck::new(0.0, 0.0);
-    let mut notes = Vec::new();
-    let grids: (Vec<usize>, Vec<f64>, Vec<u64>) = match b {
-        Budget::Quick => (
-            vec![250, 1000, 4000],
-            vec![0.1, 0.3, 0.9],
-            vec![1_000_000, 4_000_000, 16_000_000],
-        ),
-        Budget::Full => (
-            vec![250, 1000, 4000, 16_000],
-            vec![0.05, 0.1, 0.3, 0.6, 0.9],
-            vec![250_000, 1_000_000, 4_000_000, 16_000_000, 64_000_000],
-        ),
+    let ns_stat = match b {
+        Budget::Quick => vec![1_000_000, 4_000_000, 16_000_000],
+        Budget::Full => vec![250_000, 1_000_000, 4_000_000, 16_000_000, 64_000_000],
     };
     // Empirical gap vs n and vs ε (privacy term only: the empirical saddle point is exact);
     // population gap vs n in the statistical regime.
@@ -542,21 +525,17 @@ fn check_rate_scsc(b: Budget) -> Result<Evidence> {
         y_pop: "E Gap_F",
         seeds: (17, 41),
     };
-    let (fits, series) = three_rates(
-        &mut main,
-        &mut ctrl,
-        &mut notes,
-        &text,
-        grids,
-        |m, n, eps, seed| scsc_empirical_point(m, n, eps, l, seed),
-        |m, n, eps| scsc_population_point(m, n, eps, l),
-    )?;
     let instance = format!(
         "instance: f = ξ_x x − ξ_y y + (μ_x/2)x² − (μ_y/2)y², μ_x = {SC_MX}, μ_y = {SC_MY}, X = Y = [−{SC_R}, {SC_R}], ξ = ±(0.6, 0.8), L = {l:.6} (sup ‖∇f‖ over the box and atoms), ℓ = 1, δ = {SC_DELTA}; privacy points through ZtohOutputPerturbation::alg3 with the certified solver (S: ⌊3n/5⌋ copies of +ξ), statistical points with the production ledger's σ and the exact saddle point (checked against the production solver at the privacy points)"
     );
-    Ok(three_rates_evidence(
-        &main, &ctrl, &fits, series, instance, notes,
-    ))
+    three_rates(
+        b,
+        &text,
+        ns_stat,
+        |m, n, eps, seed| scsc_empirical_point(m, n, eps, l, seed),
+        |m, n, eps| scsc_population_point(m, n, eps, l),
+        instance,
+    )
 }
 
 // -------------------------------------------------------------------------------------------
@@ -680,20 +659,9 @@ fn check_rate_sc(b: Budget) -> Result<Evidence> {
     let op = diagonal_ball(MIN_H.to_vec(), SC_R)?;
     let (plus, minus) = scsc_atoms();
     let l = lipschitz_of_f(&op, &[plus, minus])?;
-    let mut main = BoundCheck::new(0.0, 0.0);
-    let mut ctrl = BoundCheck::new(0.0, 0.0);
-    let mut notes = Vec::new();
-    let grids: (Vec<usize>, Vec<f64>, Vec<u64>) = match b {
-        Budget::Quick => (
-            vec![250, 1000, 4000],
-            vec![0.1, 0.3, 0.9],
-            vec![400_000, 1_600_000, 6_400_000],
-        ),
-        Budget::Full => (
-            vec![250, 1000, 4000, 16_000],
-            vec![0.05, 0.1, 0.3, 0.6, 0.9],
-            vec![100_000, 400_000, 1_600_000, 6_400_000, 25_600_000],
-        ),
+    let ns_stat = match b {
+        Budget::Quick => vec![400_000, 1_600_000, 6_400_000],
+        Budget::Full => vec![100_000, 400_000, 1_600_000, 6_400_000, 25_600_000],
     };
     let text = ThreeRates {
         what: "excess",
@@ -708,21 +676,17 @@ fn check_rate_sc(b: Budget) -> Result<Evidence> {
         y_pop: "E[F(x̃) − F(x*)]",
         seeds: (61, 71),
     };
-    let (fits, series) = three_rates(
-        &mut main,
-        &mut ctrl,
-        &mut notes,
-        &text,
-        grids,
-        |m, n, eps, seed| min_empirical_point(m, n, eps, l, seed),
-        |m, n, eps| min_population_point(m, n, eps, l),
-    )?;
     let instance = format!(
         "instance: f = ⟨ξ, x⟩ + ½(x₁² + 4x₂²) on X = [−{SC_R}, {SC_R}]², ξ = ±(0.6, 0.8), L = {l:.6}, ℓ = 4, μ = 1 (κ = 4), δ = {MIN_DELTA}; privacy points through ZtohOutputPerturbation::alg1 with the certified solver, statistical points with the production ledger's σ and the exact minimizer (checked against the production solver at the privacy points)"
     );
-    Ok(three_rates_evidence(
-        &main, &ctrl, &fits, series, instance, notes,
-    ))
+    three_rates(
+        b,
+        &text,
+        ns_stat,
+        |m, n, eps, seed| min_empirical_point(m, n, eps, l, seed),
+        |m, n, eps| min_population_point(m, n, eps, l),
+        instance,
+    )
 }
 
 // -------------------------------------------------------------------------------------------
