@@ -351,18 +351,48 @@ impl DataAffineOp {
         out: &mut [f64],
     ) {
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: `fused_avx2` only requires the AVX2 instructions, which the CPU has just
-            // been detected to support; it is otherwise safe code (`fused_body`).
-            #[allow(unsafe_code)]
-            unsafe {
-                return self.fused_avx2::<L, R>(z, count, row, s, tail, out);
+        {
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                // SAFETY: `fused_avx512` only requires the AVX-512F instructions, which the CPU
+                // has just been detected to support; it is otherwise safe code (`fused_body`).
+                #[allow(unsafe_code)]
+                unsafe {
+                    return self.fused_avx512::<L, R>(z, count, row, s, tail, out);
+                }
+            }
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: `fused_avx2` only requires the AVX2 instructions, which the CPU has
+                // just been detected to support; it is otherwise safe code (`fused_body`).
+                #[allow(unsafe_code)]
+                unsafe {
+                    return self.fused_avx2::<L, R>(z, count, row, s, tail, out);
+                }
             }
         }
-        self.fused_body::<L, R>(z, count, row, s, tail, out)
+        self.fused_body::<L, R, 8>(z, count, row, s, tail, out)
     }
 
-    /// [`DataAffineOp::fused_body`] compiled with AVX2 enabled.
+    /// [`DataAffineOp::fused_body`] compiled with AVX-512F enabled (tiles of 32 coordinates:
+    /// four 512-bit registers per running array).
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512F.
+    #[cfg(target_arch = "x86_64")]
+    #[allow(unsafe_code)]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn fused_avx512<'x, const L: usize, R: Fn(usize) -> &'x [f64]>(
+        &self,
+        z: &[f64],
+        count: usize,
+        row: R,
+        s: f64,
+        tail: Option<&[f64]>,
+        out: &mut [f64],
+    ) {
+        self.fused_body::<L, R, 32>(z, count, row, s, tail, out)
+    }
+
+    /// [`DataAffineOp::fused_body`] compiled with AVX2 enabled (tiles of 16 coordinates).
     ///
     /// # Safety
     /// The CPU must support AVX2.
@@ -378,11 +408,12 @@ impl DataAffineOp {
         tail: Option<&[f64]>,
         out: &mut [f64],
     ) {
-        self.fused_body::<L, R>(z, count, row, s, tail, out)
+        self.fused_body::<L, R, 16>(z, count, row, s, tail, out)
     }
 
+    /// The kernel, with the O(d) data maps swept in tiles of W coordinates ([`Sweep`]).
     #[inline(always)]
-    fn fused_body<'x, const L: usize, R: Fn(usize) -> &'x [f64]>(
+    fn fused_body<'x, const L: usize, R: Fn(usize) -> &'x [f64], const W: usize>(
         &self,
         z: &[f64],
         count: usize,
@@ -420,61 +451,53 @@ impl DataAffineOp {
             let prod: [&[f64]; L] = std::array::from_fn(|q| &prod[q][..c]);
             let o = &mut out[r0..r1];
             let tail = tail.map(|t| &t[r0..r1]);
-            for m in 0..count {
-                let x = row(m);
-                if m + 1 < count {
-                    // The batch's rows are scattered over the dataset: ask for the next row's
-                    // cache lines now, so they arrive while this row is being added.
-                    let next = row(m + 1);
-                    if let Some(&j) = js.first() {
-                        prefetch(&next[j..j + 1]);
+            if let DataMap::Dense(bm) = &self.b_map {
+                // O(d·k) per sample for (Bx)_i: one sample at a time over the whole chunk.
+                for m in 0..count {
+                    let x = row(m);
+                    if m + 1 < count {
+                        prefetch(row(m + 1));
                     }
-                    match &self.b_map {
-                        DataMap::Zero => {}
-                        DataMap::Block { offset, .. } => prefetch(&next[offset + r0..offset + r1]),
-                        DataMap::Dense(_) => prefetch(next),
+                    let coef: [f64; L] = std::array::from_fn(|q| x[js[q]]);
+                    for (t, v) in bx[..c].iter_mut().enumerate() {
+                        *v = linalg::dot(bm.row(r0 + t), x);
                     }
-                }
-                let coef: [f64; L] = std::array::from_fn(|q| x[js[q]]);
-                // The data term (Bx)_i: absent (x + (−0.0) = x, so skipping it is exact),
-                // unscaled (1·v = v exactly), or scaled.
-                let (data, scale): (&[f64], Option<f64>) = match &self.b_map {
-                    DataMap::Zero => (&[], None),
-                    DataMap::Block { offset, scale } => (
-                        &x[offset + r0..offset + r1],
-                        (*scale != 1.0).then_some(*scale),
-                    ),
-                    DataMap::Dense(bm) => {
-                        for (t, v) in bx[..c].iter_mut().enumerate() {
-                            *v = linalg::dot(bm.row(r0 + t), x);
+                    let data = &bx[..c];
+                    match shift {
+                        None => accumulate::<L, 1, false>(o, base, &prod, &coef, data, 1.0, &[], s),
+                        Some(c) => accumulate::<L, 1, true>(o, base, &prod, &coef, data, 1.0, c, s),
+                    }
+                    if let Some(t) = tail {
+                        for (ov, tv) in o.iter_mut().zip(t) {
+                            *ov += tv;
                         }
-                        (&bx[..c], None)
-                    }
-                };
-                match (data.is_empty(), scale, shift) {
-                    (true, _, None) => {
-                        accumulate::<L, 0, false>(o, base, &prod, &coef, &[], 1.0, &[], s)
-                    }
-                    (true, _, Some(c)) => {
-                        accumulate::<L, 0, true>(o, base, &prod, &coef, &[], 1.0, c, s)
-                    }
-                    (false, None, None) => {
-                        accumulate::<L, 1, false>(o, base, &prod, &coef, data, 1.0, &[], s)
-                    }
-                    (false, None, Some(c)) => {
-                        accumulate::<L, 1, true>(o, base, &prod, &coef, data, 1.0, c, s)
-                    }
-                    (false, Some(a), None) => {
-                        accumulate::<L, 2, false>(o, base, &prod, &coef, data, a, &[], s)
-                    }
-                    (false, Some(a), Some(c)) => {
-                        accumulate::<L, 2, true>(o, base, &prod, &coef, data, a, c, s)
                     }
                 }
-                if let Some(t) = tail {
-                    for (ov, tv) in o.iter_mut().zip(t) {
-                        *ov += tv;
+            } else {
+                // The data term (Bx)_i: absent (x + (−0.0) = x, so skipping it is exact),
+                // unscaled (1·v = v exactly), or scaled; x[off + t] is (Bx)_{r0+t}.
+                let (off, scale) = match &self.b_map {
+                    DataMap::Block { offset, scale } => {
+                        (offset + r0, (*scale != 1.0).then_some(*scale))
                     }
+                    _ => (0, None),
+                };
+                let data = !matches!(self.b_map, DataMap::Zero);
+                let sw = Sweep {
+                    base,
+                    prod: &prod,
+                    js: &js,
+                    off,
+                    s,
+                    tail,
+                };
+                match (data, scale, shift) {
+                    (false, _, None) => sw.run::<0, false, W>(o, count, &row, 1.0, &[]),
+                    (false, _, Some(c)) => sw.run::<0, true, W>(o, count, &row, 1.0, c),
+                    (true, None, None) => sw.run::<1, false, W>(o, count, &row, 1.0, &[]),
+                    (true, None, Some(c)) => sw.run::<1, true, W>(o, count, &row, 1.0, c),
+                    (true, Some(a), None) => sw.run::<2, false, W>(o, count, &row, a, &[]),
+                    (true, Some(a), Some(c)) => sw.run::<2, true, W>(o, count, &row, a, c),
                 }
             }
             r0 = r1;
@@ -523,6 +546,149 @@ fn prefetch(v: &[f64]) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = v;
+}
+
+/// One chunk's pass over a batch for the O(d) data maps (absent, or a block of x). The chunk's
+/// coordinates go in tiles of W; a tile's running sums o_t stay in registers across the whole
+/// batch, and each row contributes its W data entries and its L coefficients. Per coordinate
+/// the operations, operands and order are exactly those of [`accumulate`], sample after sample
+/// (each followed by o_t += tail_t), so the bits are the same as one sample at a time; only the
+/// loop order across coordinates changes. The last c mod W coordinates go one sample at a time.
+struct Sweep<'a, const L: usize> {
+    base: &'a [f64],
+    prod: &'a [&'a [f64]; L],
+    js: &'a [usize; L],
+    /// Where the chunk's data term starts in a row (`offset + r0`; unused without one).
+    off: usize,
+    s: f64,
+    tail: Option<&'a [f64]>,
+}
+
+impl<const L: usize> Sweep<'_, L> {
+    #[inline(always)]
+    fn run<'x, const DATA: u8, const SHIFTED: bool, const W: usize>(
+        &self,
+        o: &mut [f64],
+        count: usize,
+        row: &impl Fn(usize) -> &'x [f64],
+        scale: f64,
+        shift: &[f64],
+    ) {
+        match self.tail {
+            None => self.ladder::<DATA, SHIFTED, false, W>(o, count, row, scale, shift, &[]),
+            Some(t) => self.ladder::<DATA, SHIFTED, true, W>(o, count, row, scale, shift, t),
+        }
+    }
+
+    /// Tiles of W, then of 8 and of 4 (so d = 100 at W = 32 is 3·32 + 4, no coordinate left
+    /// over), then one sample at a time for the last c mod 4.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn ladder<'x, const DATA: u8, const SHIFTED: bool, const TAILED: bool, const W: usize>(
+        &self,
+        o: &mut [f64],
+        count: usize,
+        row: &impl Fn(usize) -> &'x [f64],
+        scale: f64,
+        shift: &[f64],
+        tail: &[f64],
+    ) {
+        let t0 = self.tiles::<DATA, SHIFTED, TAILED, W>(0, o, count, row, scale, shift, tail);
+        let t0 = self.tiles::<DATA, SHIFTED, TAILED, 8>(t0, o, count, row, scale, shift, tail);
+        let t0 = self.tiles::<DATA, SHIFTED, TAILED, 4>(t0, o, count, row, scale, shift, tail);
+        self.rest::<DATA, SHIFTED, TAILED>(t0, o, count, row, scale, shift, tail);
+    }
+
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
+    /// Full tiles of W coordinates from t0 on; returns where they end.
+    fn tiles<'x, const DATA: u8, const SHIFTED: bool, const TAILED: bool, const W: usize>(
+        &self,
+        mut t0: usize,
+        o: &mut [f64],
+        count: usize,
+        row: &impl Fn(usize) -> &'x [f64],
+        scale: f64,
+        shift: &[f64],
+        tail: &[f64],
+    ) -> usize {
+        let c = o.len();
+        let tile = |v: &[f64], t0: usize| -> [f64; W] { std::array::from_fn(|t| v[t0 + t]) };
+        while t0 + W <= c {
+            let base = tile(self.base, t0);
+            let prod: [[f64; W]; L] = std::array::from_fn(|q| tile(self.prod[q], t0));
+            let shift = if SHIFTED { tile(shift, t0) } else { [0.0; W] };
+            let tail = if TAILED { tile(tail, t0) } else { [0.0; W] };
+            let mut acc = tile(o, t0);
+            for m in 0..count {
+                let x = row(m);
+                let coef: [f64; L] = std::array::from_fn(|q| x[self.js[q]]);
+                let data: &[f64] = if DATA > 0 {
+                    &x[self.off + t0..self.off + t0 + W]
+                } else {
+                    &base
+                };
+                for t in 0..W {
+                    let mut g = base[t];
+                    for q in 0..L {
+                        g += coef[q] * prod[q][t];
+                    }
+                    if DATA == 1 {
+                        g += data[t];
+                    } else if DATA == 2 {
+                        g += scale * data[t];
+                    }
+                    if SHIFTED {
+                        g += shift[t];
+                    }
+                    acc[t] += self.s * g;
+                    if TAILED {
+                        acc[t] += tail[t];
+                    }
+                }
+            }
+            o[t0..t0 + W].copy_from_slice(&acc);
+            t0 += W;
+        }
+        t0
+    }
+
+    /// Coordinates t0.. one sample at a time ([`accumulate`], then the tail).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn rest<'x, const DATA: u8, const SHIFTED: bool, const TAILED: bool>(
+        &self,
+        t0: usize,
+        o: &mut [f64],
+        count: usize,
+        row: &impl Fn(usize) -> &'x [f64],
+        scale: f64,
+        shift: &[f64],
+        tail: &[f64],
+    ) {
+        let c = o.len();
+        if t0 < c {
+            let o = &mut o[t0..];
+            let base = &self.base[t0..c];
+            let prod: [&[f64]; L] = std::array::from_fn(|q| &self.prod[q][t0..c]);
+            let shift = if SHIFTED { &shift[t0..c] } else { &[] };
+            for m in 0..count {
+                let x = row(m);
+                let coef: [f64; L] = std::array::from_fn(|q| x[self.js[q]]);
+                let data = if DATA > 0 {
+                    &x[self.off + t0..self.off + c]
+                } else {
+                    &[]
+                };
+                accumulate::<L, DATA, SHIFTED>(o, base, &prod, &coef, data, scale, shift, self.s);
+                if TAILED {
+                    for (ov, tv) in o.iter_mut().zip(&tail[t0..c]) {
+                        *ov += tv;
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// o_t += s·g_t for one sample over one chunk, with g_t = base_t, g_t += coef_q·prod_{q,t} (q in
@@ -774,11 +940,13 @@ mod tests {
     }
 
     /// Every fused kernel (L = 0..4; data map absent, unit, scaled, dense; with and without c;
-    /// one and several chunks) gives the same bits through the dispatched path (AVX2 where the
-    /// CPU has it) as through the portable body and as successive per-sample evaluations (`eval_into`, then out += s·g).
+    /// with and without a per-sample tail; one and several chunks, full tiles and remainders)
+    /// gives the same bits through the dispatched path and through every path the CPU can run
+    /// ([`every_path`]) as successive per-sample evaluations (`eval_into`, out += s·g, out +=
+    /// tail).
     #[test]
     fn fused_paths_agree_bit_for_bit() {
-        for d in [2usize, 6, 100, 2 * CHUNK + 6] {
+        for d in [2usize, 6, 16, 40, 100, 2 * CHUNK + 6] {
             let k = d + 5;
             let rows = vals(d as u64, 7 * k);
             let z = vals(3 + d as u64, d);
@@ -833,49 +1001,90 @@ mod tests {
                         .unwrap();
                         let row = |m: usize| &rows[idx[m] * k..(idx[m] + 1) * k];
                         let start = vals(99, d);
-                        let mut dispatched = start.clone();
-                        op.add_rows_scaled(&z, idx.len(), row, 0.3, None, &mut dispatched);
-                        let mut portable = start.clone();
-                        match lin {
-                            0 => {
-                                op.fused_body::<0, _>(&z, idx.len(), row, 0.3, None, &mut portable)
+                        let tail_v = vals(123, d);
+                        for tail in [None, Some(&tail_v[..])] {
+                            let mut dispatched = start.clone();
+                            op.add_rows_scaled(&z, idx.len(), row, 0.3, tail, &mut dispatched);
+                            let paths = match lin {
+                                0 => every_path::<0>(&op, &z, idx.len(), row, tail, &start),
+                                1 => every_path::<1>(&op, &z, idx.len(), row, tail, &start),
+                                2 => every_path::<2>(&op, &z, idx.len(), row, tail, &start),
+                                3 => every_path::<3>(&op, &z, idx.len(), row, tail, &start),
+                                _ => every_path::<4>(&op, &z, idx.len(), row, tail, &start),
+                            };
+                            let mut serial = start.clone();
+                            let mut g = vec![0.0; d];
+                            for m in 0..idx.len() {
+                                // The per-sample evaluation (`eval_rows`, not the fused kernel).
+                                op.eval_into(&z, row(m), &mut g);
+                                for (o, gi) in serial.iter_mut().zip(&g) {
+                                    *o += 0.3 * gi;
+                                }
+                                if let Some(t) = tail {
+                                    for (o, ti) in serial.iter_mut().zip(t) {
+                                        *o += ti;
+                                    }
+                                }
                             }
-                            1 => {
-                                op.fused_body::<1, _>(&z, idx.len(), row, 0.3, None, &mut portable)
-                            }
-                            2 => {
-                                op.fused_body::<2, _>(&z, idx.len(), row, 0.3, None, &mut portable)
-                            }
-                            3 => {
-                                op.fused_body::<3, _>(&z, idx.len(), row, 0.3, None, &mut portable)
-                            }
-                            _ => {
-                                op.fused_body::<4, _>(&z, idx.len(), row, 0.3, None, &mut portable)
+                            let bits =
+                                |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                            let what = format!(
+                                "d {d} L {lin} map {mi} c {shifted} tail {}",
+                                tail.is_some()
+                            );
+                            assert_eq!(bits(&dispatched), bits(&serial), "{what} dispatched");
+                            for (name, v) in &paths {
+                                assert_eq!(bits(v), bits(&serial), "{what} {name}");
                             }
                         }
-                        let mut serial = start.clone();
-                        let mut g = vec![0.0; d];
-                        for m in 0..idx.len() {
-                            // The per-sample evaluation (`eval_rows`, not the fused kernel).
-                            op.eval_into(&z, row(m), &mut g);
-                            for (o, gi) in serial.iter_mut().zip(&g) {
-                                *o += 0.3 * gi;
-                            }
-                        }
-                        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-                        assert_eq!(
-                            bits(&dispatched),
-                            bits(&portable),
-                            "d {d} L {lin} map {mi} c {shifted}"
-                        );
-                        assert_eq!(
-                            bits(&dispatched),
-                            bits(&serial),
-                            "d {d} L {lin} map {mi} c {shifted}"
-                        );
                     }
                 }
             }
         }
+    }
+
+    /// The kernel through every path this CPU can run: the portable body at tile widths 8, 16
+    /// and 32, and the AVX2 and AVX-512F builds where the CPU has them.
+    fn every_path<'x, const L: usize>(
+        op: &DataAffineOp,
+        z: &[f64],
+        count: usize,
+        row: impl Fn(usize) -> &'x [f64] + Copy,
+        tail: Option<&[f64]>,
+        start: &[f64],
+    ) -> Vec<(&'static str, Vec<f64>)> {
+        let mut paths = Vec::new();
+        let mut run = |name: &'static str, f: &dyn Fn(&mut [f64])| {
+            let mut v = start.to_vec();
+            f(&mut v);
+            paths.push((name, v));
+        };
+        run("portable W = 8", &|v| {
+            op.fused_body::<L, _, 8>(z, count, row, 0.3, tail, v)
+        });
+        run("portable W = 16", &|v| {
+            op.fused_body::<L, _, 16>(z, count, row, 0.3, tail, v)
+        });
+        run("portable W = 32", &|v| {
+            op.fused_body::<L, _, 32>(z, count, row, 0.3, tail, v)
+        });
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: AVX2 has just been detected.
+                #[allow(unsafe_code)]
+                run("AVX2", &|v| unsafe {
+                    op.fused_avx2::<L, _>(z, count, row, 0.3, tail, v)
+                });
+            }
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                // SAFETY: AVX-512F has just been detected.
+                #[allow(unsafe_code)]
+                run("AVX-512F", &|v| unsafe {
+                    op.fused_avx512::<L, _>(z, count, row, 0.3, tail, v)
+                });
+            }
+        }
+        paths
     }
 }
