@@ -1043,6 +1043,101 @@ mod tests {
         }
     }
 
+    /// `Sweep::tiles` at width W with the data term scaled by −1/2, c and a tail, over the nine
+    /// rows of 140 entries in `rows`.
+    fn stage<const W: usize>(
+        sw: &Sweep<'_, 2>,
+        t0: usize,
+        o: &mut [f64],
+        rows: &[f64],
+        shift: &[f64],
+        tail: &[f64],
+    ) -> usize {
+        let row = |m: usize| &rows[m * 140..(m + 1) * 140];
+        sw.tiles::<2, true, true, W>(t0, o, 9, &row, -0.5, shift, tail)
+    }
+
+    /// What each stage of [`Sweep`] does on its own: `tiles::<W>` from t0 covers exactly the
+    /// full tiles of W that fit (it returns t0 + W·⌊(c − t0)/W⌋), gives there the bits of one
+    /// sample at a time ([`accumulate`], then the tail), and leaves every other coordinate as it
+    /// was. Without this a tile stage that did nothing would go unseen: the one-at-a-time
+    /// remainder would take over every coordinate with the same bits, only slower.
+    #[test]
+    fn each_tile_stage_covers_exactly_its_tiles() {
+        let rows = vals(5, 9 * 140);
+        let row = |m: usize| &rows[m * 140..(m + 1) * 140];
+        for c in [3usize, 4, 9, 37, 100, 128] {
+            let base = vals(1, c);
+            let p0 = vals(2, c);
+            let p1 = vals(3, c);
+            let prod = [&p0[..], &p1[..]];
+            let js = [0usize, 7];
+            let shift = vals(4, c);
+            let tail = vals(6, c);
+            let sw = Sweep {
+                base: &base,
+                prod: &prod,
+                js: &js,
+                off: 9,
+                s: 0.3,
+                tail: Some(&tail),
+            };
+            for t0 in [0usize, 1, c / 2] {
+                let start = vals(8, c);
+                // Reference for every coordinate: one sample at a time, then the tail.
+                let mut serial = start.clone();
+                for m in 0..9 {
+                    let x = row(m);
+                    let coef = [x[0], x[7]];
+                    accumulate::<2, 2, true>(
+                        &mut serial,
+                        &base,
+                        &prod,
+                        &coef,
+                        &x[9..9 + c],
+                        -0.5,
+                        &shift,
+                        0.3,
+                    );
+                    for (o, t) in serial.iter_mut().zip(&tail) {
+                        *o += t;
+                    }
+                }
+                type Stage = fn(&Sweep<'_, 2>, usize, &mut [f64], &[f64], &[f64], &[f64]) -> usize;
+                let stages: [(usize, Stage); 3] =
+                    [(4, stage::<4>), (8, stage::<8>), (32, stage::<32>)];
+                for (w, stage) in stages {
+                    let mut o = start.clone();
+                    let end = stage(&sw, t0, &mut o, &rows, &shift, &tail);
+                    let want = t0 + w * ((c - t0) / w);
+                    assert_eq!(end, want, "c {c} t0 {t0} W {w}: where the tiles end");
+                    for t in 0..c {
+                        let expect = if (t0..end).contains(&t) {
+                            serial[t]
+                        } else {
+                            start[t]
+                        };
+                        assert_eq!(
+                            o[t].to_bits(),
+                            expect.to_bits(),
+                            "c {c} t0 {t0} W {w} t {t}"
+                        );
+                    }
+                }
+                let mut o = start.clone();
+                sw.rest::<2, true, true>(t0, &mut o, 9, &row, -0.5, &shift, &tail);
+                for t in 0..c {
+                    let expect = if t >= t0 { serial[t] } else { start[t] };
+                    assert_eq!(
+                        o[t].to_bits(),
+                        expect.to_bits(),
+                        "rest: c {c} t0 {t0} t {t}"
+                    );
+                }
+            }
+        }
+    }
+
     /// The kernel through every path this CPU can run: the portable body at tile widths 8, 16
     /// and 32, and the AVX2 and AVX-512F builds where the CPU has them.
     fn every_path<'x, const L: usize>(
