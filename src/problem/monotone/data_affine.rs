@@ -553,7 +553,8 @@ fn prefetch(v: &[f64]) {
 /// batch, and each row contributes its W data entries and its L coefficients. Per coordinate
 /// the operations, operands and order are exactly those of [`accumulate`], sample after sample
 /// (each followed by o_t += tail_t), so the bits are the same as one sample at a time; only the
-/// loop order across coordinates changes. The last c mod W coordinates go one sample at a time.
+/// loop order across coordinates changes. What is left after the tiles of W goes in tiles of 8
+/// and 4, and the last c mod 4 coordinates one sample at a time ([`Sweep::ladder`]).
 struct Sweep<'a, const L: usize> {
     base: &'a [f64],
     prod: &'a [&'a [f64]; L],
