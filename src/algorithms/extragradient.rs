@@ -45,7 +45,7 @@ pub enum Averaging {
     Extrapolated,
     /// The γ-weighted average of the base points u_1..u_T (BGM24 Algorithm 2, SSP output).
     Base,
-    /// The base point u_{t*} with t* uniform on [T] (BGM24 Algorithm 2, SVI output).
+    /// The base point u_{t*} with t* uniform on \[T\] (BGM24 Algorithm 2, SVI output).
     RandomIterate,
 }
 

@@ -8,7 +8,7 @@
 //!   the 2T batches must fit in the data, 2TB ≤ n, checked here;
 //! * [`NsegVariant::FullBatch`]: F_{1,t} = F_S + ξ¹_t, F_{2,t} = F_S + ξ²_t (Thm 3 part 1,
 //!   A_batch-EG);
-//! * [`NsegVariant::MultiPass`]: i(1,t), i(2,t) uniform on [n] independently (eq. (4.16),
+//! * [`NsegVariant::MultiPass`]: i(1,t), i(2,t) uniform on \[n\] independently (eq. (4.16),
 //!   Thm 3 part 2, Prop 7, Thm 4), m = 1 index per evaluation as in the paper (m > 1 allowed).
 //!
 //! The loop, the stream labels (`{prefix}eg/batch/eval=e`, `{prefix}eg/noise/eval=e`), the

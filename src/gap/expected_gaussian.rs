@@ -41,7 +41,7 @@ pub fn normal_pdf(x: f64) -> f64 {
 /// With α = (a − m)/s, β = (b − m)/s and P = Φ(β) − Φ(α):
 /// ∫_a^b u dN = mP + s(φ(α) − φ(β)),
 /// ∫_a^b u² dN = (m² + s²)P + 2ms(φ(α) − φ(β)) + s²(αφ(α) − βφ(β)),
-/// E[u; u < a] = mΦ(α) − sφ(α), E[u; u > b] = m(1 − Φ(β)) + sφ(β).
+/// E\[u; u < a\] = mΦ(α) − sφ(α), E\[u; u > b\] = m(1 − Φ(β)) + sφ(β).
 pub fn clipped_moments(m: f64, s: f64, a: f64, b: f64) -> Result<(f64, f64, f64)> {
     if !(m.is_finite() && s.is_finite() && s >= 0.0) {
         return Err(invalid(
@@ -76,7 +76,7 @@ pub fn clipped_moments(m: f64, s: f64, a: f64, b: f64) -> Result<(f64, f64, f64)
     Ok((e1, e2, eu))
 }
 
-/// E over t ~ N(m, s²) of max_{y∈[a,b]} (t·y − (c/2)y²), c ≥ 0 (for c = 0 the box must be
+/// E over t ~ N(m, s²) of max_{y∈\[a,b\]} (t·y − (c/2)y²), c ≥ 0 (for c = 0 the box must be
 /// bounded). The maximizer is clip(t/c) for c > 0, so the value is c(u·clip(u) − clip(u)²/2)
 /// with u = t/c; for c = 0 it is a·t + (b − a)·t⁺.
 pub fn expected_box_max(c: f64, a: f64, b: f64, m: f64, s: f64) -> Result<f64> {

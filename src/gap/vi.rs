@@ -144,7 +144,7 @@ pub fn expected_empirical_vi_gap(
 }
 
 /// The weak VI gap with every expectation inside the sup (BGM23 eq. (3)'s convention, ZTOH22):
-/// sup_u E⟨F(u), A − u⟩ = gap_F(E[A]) over the joint output distribution.
+/// sup_u E⟨F(u), A − u⟩ = gap_F(E\[A\]) over the joint output distribution.
 pub fn weak_vi_gap_expectation_inside(
     op: &dyn MonotoneOp,
     data: &Mixture,
@@ -194,7 +194,7 @@ pub struct McInterval {
     pub delta: f64,
 }
 
-/// Monte Carlo estimate of the expectation-inside weak VI gap gap_F(E[A]) from N i.i.d. outputs
+/// Monte Carlo estimate of the expectation-inside weak VI gap gap_F(E\[A\]) from N i.i.d. outputs
 /// z_1, …, z_N of the algorithm (over S and its randomness): the estimate gap_F(ẑ), ẑ = mean.
 ///
 /// Interval (holds with probability ≥ 1 − δ for any output distribution supported in a set of

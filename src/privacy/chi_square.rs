@@ -8,7 +8,7 @@ use crate::error::{invalid, Error, Result};
 use serde::{Deserialize, Serialize};
 use statrs::function::gamma::{checked_gamma_lr, checked_gamma_ur};
 
-/// P[χ²_k ≤ x] and P[χ²_k > x] (each computed directly, so the smaller tail keeps its relative
+/// P\[χ²_k ≤ x\] and P\[χ²_k > x\] (each computed directly, so the smaller tail keeps its relative
 /// accuracy), for k ≥ 1 and x ≥ 0 finite.
 pub fn chi_square_tails(k: u64, x: f64) -> Result<(f64, f64)> {
     if k == 0 {
@@ -26,7 +26,7 @@ pub fn chi_square_tails(k: u64, x: f64) -> Result<(f64, f64)> {
     Ok((lower, upper))
 }
 
-/// The x with P[χ²_k ≤ x] = p (`lower_tail`) or P[χ²_k > x] = p (otherwise), p ∈ (0, 1/2], by
+/// The x with P\[χ²_k ≤ x\] = p (`lower_tail`) or P\[χ²_k > x\] = p (otherwise), p ∈ (0, 1/2], by
 /// bisection on the directly computed tail to a relative width of 1e-13.
 pub fn chi_square_quantile(k: u64, p: f64, lower_tail: bool) -> Result<f64> {
     if !(p > 0.0 && p <= 0.5) {

@@ -930,7 +930,7 @@ pub(crate) fn rdp_epsilon(ledger: &PrivacyLedger, delta: f64) -> Result<(f64, u3
     rdp_epsilon_parts(ledger, delta).map(|(e, a, _)| (e, a))
 }
 
-/// [`rdp_epsilon`] with the δ share spent on truncating with-replacement multiplicities:
+/// `rdp_epsilon` with the δ share spent on truncating with-replacement multiplicities:
 /// (ε, optimal order, truncation δ); the RDP conversion gets δ minus that share.
 pub fn rdp_epsilon_parts(ledger: &PrivacyLedger, delta: f64) -> Result<(f64, u32, f64)> {
     rdp_epsilon_parts_at(ledger, delta, &default_orders())

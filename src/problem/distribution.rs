@@ -333,10 +333,11 @@ impl FiniteDist {
     /// integer weight times φ(c) and the one division by Dⁿ happens at the end; the terms are
     /// summed with [`RatSum`], which reduces only once. The weights are updated along the
     /// [`CountWalk`], never recomputed from factorials: the multinomial coefficient changes by
-    /// the small ratio c_j/(c_{j−1}+1) of each [`CountStep`], and w(c) by that ratio times
-    /// a_{j−1}/a_j when the step stays in the last position (all but about a fraction k/n of the
-    /// steps); on the other steps w(c) = multinomial(c)·Πaⱼ^{cⱼ} is formed from tabulated powers.
-    /// Every division is exact, so the result is the same rational as a from-scratch sum.
+    /// the small ratio c_j/(c_{j−1}+1) of each [`CountStep`](crate::exact::CountStep), and
+    /// w(c) by that ratio times a_{j−1}/a_j when the step stays in the last position (all but
+    /// about a fraction k/n of the steps); on the other steps w(c) = multinomial(c)·Πaⱼ^{cⱼ} is
+    /// formed from tabulated powers. Every division is exact, so the result is the same rational
+    /// as a from-scratch sum.
     pub fn expect_over_counts_exact(
         &self,
         n: usize,

@@ -1,6 +1,6 @@
 //! Rate claims of ZTOH22: the SC output perturbation of Algorithm 1 (Thm 3.3), the SC-SC output perturbation of Algorithm 3 (Thm 4.3) and the phased
 //! C-C output perturbation of Algorithms 4/5 (Thm 4.5), against n and ε, with log–log slopes
-//! fitted by [`crate::claims::bg23::nseg::loglog_fit`].
+//! fitted by `claims::bg23::nseg::loglog_fit`.
 //!
 //! Algorithm 2 (Thm 3.4, `ztoh22.rate_sco` in n, `ztoh22.rate_sco_eps` in ε) is Monte Carlo: its phase chain on a linear loss
 //! binds the box and has no closed form. Elsewhere no Monte Carlo: every expectation is a closed form (Gaussian output noise on separable

@@ -15,7 +15,7 @@ pub fn prop1_rhs(expected_emp_gap: f64, m: f64, delta_x: f64, delta_y: f64) -> f
 use crate::error::{invalid, Result};
 use crate::linalg;
 
-/// The ordered datasets S ∈ [k]ⁿ by code (position j holds digit j of the code in base k).
+/// The ordered datasets S ∈ \[k\]ⁿ by code (position j holds digit j of the code in base k).
 pub fn decode_sequence(code: usize, k: usize, n: usize) -> Vec<usize> {
     let mut c = code;
     (0..n)
@@ -33,7 +33,7 @@ pub fn encode_sequence(seq: &[usize], k: usize) -> usize {
 }
 
 /// Definition 1 over a finite world: with `outputs[r][code]` = A_r(S) for every seed r (uniform
-/// over the seed set: the algorithm's randomness) and every ordered dataset S ∈ [k]ⁿ, the
+/// over the seed set: the algorithm's randomness) and every ordered dataset S ∈ \[k\]ⁿ, the
 /// uniform argument stability sup_{S≃S′} E_r‖A_r(S) − A_r(S′)‖ over every replace-one pair,
 /// and the pair attaining it (first in code order). With `shift` > 0 the run on S′ uses seed
 /// r + shift (mod the seed count): the uncoupled estimate, a negative control.

@@ -190,7 +190,7 @@ pub fn thm3_rhs(reading: Reading, p: &Thm3Params) -> Result<f64> {
 }
 
 /// [`thm3_rhs`] at a constant step γ_t ≡ γ for t = 1..T, in closed form (O(1) in T, so that
-/// Thm 4's T = n² can be evaluated): `p.gammas` must be the single step [γ] and `steps` = T ≥ 1.
+/// Thm 4's T = n² can be evaluated): `p.gammas` must be the single step \[γ\] and `steps` = T ≥ 1.
 ///
 /// * `PaperLiteral`: T([4M + 2LD + 4√dσ]Lγ² + (2ML/n)γ² + sγ) + (2ML/n + 2LD)γ (the form
 ///   Thm 4's proof evaluates, with s = 2M/n);

@@ -126,7 +126,7 @@ thread_local! {
     static LOG_PHI_MEMO: std::cell::RefCell<Memo> = std::cell::RefCell::new(Memo::new());
 }
 
-/// Φ(x) = P(N(0, 1) ≤ x). Memoized per thread ([`Memo`]).
+/// Φ(x) = P(N(0, 1) ≤ x). Memoized per thread (`Memo`).
 pub fn normal_cdf(x: f64) -> f64 {
     memoized(&PHI_MEMO, x, normal_cdf_direct)
 }
@@ -151,7 +151,7 @@ fn normal_cdf_direct(x: f64) -> f64 {
     ex * k / (2.0 * std::f64::consts::PI.sqrt())
 }
 
-/// log Φ(x), accurate in the far left tail (no underflow). Memoized per thread ([`Memo`]).
+/// log Φ(x), accurate in the far left tail (no underflow). Memoized per thread (`Memo`).
 pub fn log_normal_cdf(x: f64) -> f64 {
     memoized(&LOG_PHI_MEMO, x, log_normal_cdf_direct)
 }

@@ -413,7 +413,7 @@ impl SaddleFn for QuadBilinear {
     }
     /// [`SaddleFn::value`] at every point with ⟨w, Cθ⟩, (α/2)‖w‖² and (γ/2)‖θ‖² computed once
     /// and ⟨A x, w⟩, ⟨B x, θ⟩ without allocating ((A x)_i as `matvec` rounds it, by
-    /// [`sel_entry`] for a selector row): each term and each addition as in `value`, so the sum
+    /// `sel_entry` for a selector row): each term and each addition as in `value`, so the sum
     /// is the default's bit for bit.
     fn mixture_value(&self, w: &[f64], theta: &[f64], points: &Rows, weights: &[f64]) -> f64 {
         let wct = linalg::dot(w, &self.coupling.matvec(theta));
